@@ -1,0 +1,80 @@
+"""Find the instance or inline documents in what the user handed us.
+
+A user gives a folder, a zip, an instance or an inline document. A folder may hold both the inline
+original and the SEC-extracted ``_htm.xml`` instance of the same filing: we read the inline original,
+since it is what the filer signed, and say so.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from auditflow.errors import InputError
+from auditflow.xbrl.source import PackageSource
+
+_INLINE_NS = b"http://www.xbrl.org/2013/inlineXBRL"
+_XBRL_ROOT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?xbrl[\s>]")
+_LINKBASE_ROOT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(linkbase|schema)[\s>]")
+
+
+@dataclass(frozen=True)
+class EntryDocuments:
+    kind: str  # 'instance' | 'inline'
+    locations: tuple[str, ...]
+    note: str | None = None
+
+
+def sniff(head: bytes) -> str | None:
+    """'inline', 'instance' or None from the first bytes of a document."""
+    if _INLINE_NS in head and (b"<html" in head or b":html" in head):
+        return "inline"
+    m_x = _XBRL_ROOT.search(head)
+    m_l = _LINKBASE_ROOT.search(head)
+    if m_x and (not m_l or m_x.start() < m_l.start()):
+        return "instance"
+    return None
+
+
+def find_entry_documents(src: PackageSource) -> EntryDocuments:
+    """The documents to read as facts.
+
+    :raises InputError: when there is no instance or inline document, naming what was looked at.
+    """
+    if src.root.is_file() and not src.root.suffix.lower() == ".zip":
+        name = src.root.name
+        kind = sniff(src.read(name)[:8192])
+        if kind is None:
+            raise InputError(
+                "neither an XBRL instance (xbrli:xbrl root) nor an Inline XBRL document; "
+                "give the filing's instance .xml, its .htm inline document, or the filing folder/zip",
+                path=str(src.root),
+            )
+        return EntryDocuments(kind, (name,))
+    inline, instances = [], []
+    for loc in src.list():
+        low = loc.lower()
+        if low.count(".zip/") > (1 if src.root.suffix.lower() == ".zip" else 0):
+            continue  # documents inside a taxonomy archive are not entry points
+        if low.endswith((".htm", ".html", ".xhtml")):
+            if sniff(src.read(loc)[:16384]) == "inline":
+                inline.append(loc)
+        elif low.endswith(".xml") and not re.search(r"_(cal|def|pre|lab|ref)\.xml$", low):
+            if sniff(src.read(loc)[:8192]) == "instance":
+                instances.append(loc)
+    if inline:
+        note = None
+        if instances:
+            note = f"read the inline document(s) {', '.join(inline)}; ignored the extracted instance(s) {', '.join(instances)}"
+        return EntryDocuments("inline", tuple(inline), note)
+    if len(instances) == 1:
+        return EntryDocuments("instance", tuple(instances))
+    if instances:
+        raise InputError(
+            f"several XBRL instances found ({', '.join(instances)}); give the one to audit as the path",
+            path=str(src.root),
+        )
+    raise InputError(
+        "no XBRL instance or Inline XBRL document found in this folder/zip; expected an .xml with an "
+        "xbrli:xbrl root or an .htm with ix: tags",
+        path=str(src.root),
+    )

@@ -1,0 +1,49 @@
+"""Detect and classify duplicate facts (XBRL 2.1 4.10; Inline XBRL duplicate classes).
+
+Duplicates matter to an auditor: an *inconsistent* pair means the filing says two different things
+about the same number, and rules that pick "the" fact must keep only one.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+
+from auditflow.xbrl.filing import Filing
+from auditflow.xbrl.model import INF, DuplicateSet, Fact
+
+
+def fact_alignment_key(filing: Filing, f: Fact) -> tuple:
+    """Concept + context content + unit content: ids differ between equal contexts in real filings."""
+    ctx = filing.contexts[f.context_id]
+    unit = filing.units.get(f.unit_id) if f.unit_id else None
+    unit_key = (unit.numerators, unit.denominators) if unit else None
+    return (f.concept, ctx.entity_scheme, ctx.entity_id, ctx.period, ctx.dimensions, unit_key)
+
+
+def _rounded(value: Decimal, decimals) -> Decimal:
+    if decimals is None or decimals == INF:
+        return value
+    return value.quantize(Decimal(1).scaleb(-decimals)) if decimals >= 0 else (value.scaleb(decimals).to_integral_value().scaleb(-decimals))
+
+
+def classify(facts: list[Fact]) -> str:
+    values = {(f.value, f.decimals) for f in facts}
+    if len(values) == 1:
+        return "identical"
+    if any(f.is_nil for f in facts) or any(not f.is_numeric for f in facts):
+        return "inconsistent"
+    finite = [f.decimals for f in facts if f.decimals not in (None, INF)]
+    low = min(finite) if finite else None
+    rounded = {_rounded(f.number, low) for f in facts if f.number is not None}
+    return "consistent" if len(rounded) == 1 else "inconsistent"
+
+
+def find_duplicates(filing: Filing) -> list[DuplicateSet]:
+    groups: dict[tuple, list[Fact]] = defaultdict(list)
+    for f in filing.facts:
+        groups[fact_alignment_key(filing, f)].append(f)
+    out = []
+    for key, facts in groups.items():
+        if len(facts) > 1:
+            out.append(DuplicateSet(classify(facts), tuple(f.key for f in facts), key[0]))
+    return out

@@ -1,0 +1,212 @@
+"""Parse an XBRL 2.1 instance document into contexts, units and facts.
+
+The instance and the inline parsers both produce a :class:`ParsedInstance`, so that everything
+downstream (duplicates, graphs, rules) is blind to the syntax the filer used.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from auditflow.errors import MalformedXBRLError
+from auditflow.xbrl.model import INF, Context, Decimals, Fact, Period, TypedMember, Unit, Warning_
+from auditflow.xbrl.qname import QName
+
+XBRLI = "http://www.xbrl.org/2003/instance"
+XBRLDI = "http://xbrl.org/2006/xbrldi"
+LINK = "http://www.xbrl.org/2003/linkbase"
+XLINK = "http://www.w3.org/1999/xlink"
+XSI = "http://www.w3.org/2001/XMLSchema-instance"
+
+_NON_FACT_NS = {XBRLI, LINK, XLINK}
+
+
+@dataclass
+class ParsedInstance:
+    """What one instance (or one inline document set) reports, before any taxonomy is consulted."""
+
+    document: str
+    schema_refs: list[str] = field(default_factory=list)  # hrefs as written, resolved by the caller
+    linkbase_refs: list[str] = field(default_factory=list)
+    contexts: dict[str, Context] = field(default_factory=dict)
+    units: dict[str, Unit] = field(default_factory=dict)
+    facts: list[Fact] = field(default_factory=list)
+    namespaces: dict[str, str] = field(default_factory=dict)  # prefix -> namespace, as declared
+    warnings: list[Warning_] = field(default_factory=list)
+
+
+def parse_date(text: str, *, end: bool, where: str, line: int | None) -> dt.date:
+    """An XBRL date or dateTime as a date with inclusive-end semantics.
+
+    A dateTime at midnight used as an end date means the end of the previous day (XBRL 2.1 4.7.2).
+    """
+    t = text.strip()
+    try:
+        if "T" in t:
+            stamp = dt.datetime.fromisoformat(t.replace("Z", "+00:00"))
+            d = stamp.date()
+            if end and stamp.time() == dt.time(0, 0):
+                d -= dt.timedelta(days=1)
+            return d
+        return dt.date.fromisoformat(t[:10])
+    except ValueError:
+        raise MalformedXBRLError(f"invalid date {t!r} in a context period", path=where, line=line) from None
+
+
+def parse_decimals(raw: str | None, *, where: str, line: int | None) -> Decimals:
+    if raw is None:
+        return None
+    raw = raw.strip()
+    if raw == INF:
+        return INF
+    try:
+        return int(raw)
+    except ValueError:
+        raise MalformedXBRLError(f"invalid decimals {raw!r}", path=where, line=line) from None
+
+
+def _qname(text: str, el: etree._Element, where: str) -> QName:
+    try:
+        return QName.parse(text, el.nsmap)
+    except ValueError as exc:
+        raise MalformedXBRLError(str(exc), path=where, line=el.sourceline) from None
+
+
+def parse_context(el: etree._Element, where: str) -> Context:
+    cid = el.get("id")
+    if not cid:
+        raise MalformedXBRLError("a context has no id", path=where, line=el.sourceline)
+    ident = el.find(f"{{{XBRLI}}}entity/{{{XBRLI}}}identifier")
+    if ident is None:
+        raise MalformedXBRLError(f"context {cid!r} has no entity identifier", path=where, line=el.sourceline)
+    period_el = el.find(f"{{{XBRLI}}}period")
+    if period_el is None:
+        raise MalformedXBRLError(f"context {cid!r} has no period", path=where, line=el.sourceline)
+    period = _parse_period(period_el, cid, where)
+    dims: dict[QName, object] = {}
+    for container in (el.find(f"{{{XBRLI}}}entity/{{{XBRLI}}}segment"), el.find(f"{{{XBRLI}}}scenario")):
+        if container is None:
+            continue
+        for m in container:
+            if not isinstance(m.tag, str):
+                continue
+            if m.tag == f"{{{XBRLDI}}}explicitMember":
+                dims[_qname(m.get("dimension", ""), m, where)] = _qname(m.text or "", m, where)
+            elif m.tag == f"{{{XBRLDI}}}typedMember":
+                text = "".join(m.itertext()).strip()
+                children = [c for c in m if isinstance(c.tag, str)]
+                if children:
+                    text = f"{etree.QName(children[0]).localname}={text}"
+                dims[_qname(m.get("dimension", ""), m, where)] = TypedMember(text)
+    return Context(
+        id=cid,
+        entity_scheme=(ident.get("scheme") or "").strip(),
+        entity_id=(ident.text or "").strip(),
+        period=period,
+        dimensions=tuple(sorted(dims.items(), key=lambda kv: kv[0].clark())),  # type: ignore[arg-type]
+        line=el.sourceline,
+    )
+
+
+def _parse_period(p: etree._Element, cid: str, where: str) -> Period:
+    line = p.sourceline
+    inst = p.find(f"{{{XBRLI}}}instant")
+    if inst is not None:
+        return Period(None, parse_date(inst.text or "", end=True, where=where, line=line))
+    start = p.find(f"{{{XBRLI}}}startDate")
+    end = p.find(f"{{{XBRLI}}}endDate")
+    if start is not None and end is not None:
+        return Period(
+            parse_date(start.text or "", end=False, where=where, line=line),
+            parse_date(end.text or "", end=True, where=where, line=line),
+        )
+    if p.find(f"{{{XBRLI}}}forever") is not None:
+        return Period(None, None, forever=True)
+    raise MalformedXBRLError(f"context {cid!r} has an incomplete period", path=where, line=line)
+
+
+def parse_unit(el: etree._Element, where: str) -> Unit:
+    uid = el.get("id")
+    if not uid:
+        raise MalformedXBRLError("a unit has no id", path=where, line=el.sourceline)
+    div = el.find(f"{{{XBRLI}}}divide")
+    if div is not None:
+        num = div.findall(f"{{{XBRLI}}}unitNumerator/{{{XBRLI}}}measure")
+        den = div.findall(f"{{{XBRLI}}}unitDenominator/{{{XBRLI}}}measure")
+    else:
+        num, den = el.findall(f"{{{XBRLI}}}measure"), []
+    if not num:
+        raise MalformedXBRLError(f"unit {uid!r} has no measure", path=where, line=el.sourceline)
+    return Unit(
+        uid,
+        tuple(sorted(_qname(m.text or "", m, where) for m in num)),
+        tuple(sorted(_qname(m.text or "", m, where) for m in den)),
+    )
+
+
+def parse_instance(root: etree._Element, *, document: str) -> ParsedInstance:
+    """Read an ``xbrli:xbrl`` root element.
+
+    :raises MalformedXBRLError: when the root is not an XBRL instance or a fact is unusable.
+    """
+    if root.tag != f"{{{XBRLI}}}xbrl":
+        raise MalformedXBRLError(f"root element is {root.tag!r}, not xbrli:xbrl", path=document, line=root.sourceline)
+    out = ParsedInstance(document=document, namespaces={k or "": v for k, v in root.nsmap.items()})
+    fact_els: list[etree._Element] = []
+    for el in root:
+        tag = el.tag
+        if not isinstance(tag, str):
+            continue
+        if tag == f"{{{XBRLI}}}context":
+            c = parse_context(el, document)
+            out.contexts[c.id] = c
+        elif tag == f"{{{XBRLI}}}unit":
+            u = parse_unit(el, document)
+            out.units[u.id] = u
+        elif tag == f"{{{LINK}}}schemaRef":
+            out.schema_refs.append(el.get(f"{{{XLINK}}}href", ""))
+        elif tag == f"{{{LINK}}}linkbaseRef":
+            out.linkbase_refs.append(el.get(f"{{{XLINK}}}href", ""))
+        elif etree.QName(tag).namespace not in _NON_FACT_NS:
+            fact_els.append(el)
+    for el in fact_els:
+        _collect_fact(el, out, document)
+    return out
+
+
+def _collect_fact(el: etree._Element, out: ParsedInstance, document: str) -> None:
+    """Add an item fact; tuples are flattened into their item facts (no tuple semantics needed)."""
+    ctx = el.get("contextRef")
+    if ctx is None:
+        for child in el:
+            if isinstance(child.tag, str):
+                _collect_fact(child, out, document)
+        return
+    q = etree.QName(el.tag)
+    prefix = el.prefix
+    is_nil = el.get(f"{{{XSI}}}nil") in ("true", "1")
+    unit = el.get("unitRef")
+    value: str | None
+    if is_nil:
+        value = None
+    elif unit is not None:
+        value = (el.text or "").strip()
+    else:
+        value = "".join(el.itertext()) if len(el) else (el.text or "")
+    out.facts.append(
+        Fact(
+            concept=QName(q.namespace or "", q.localname, prefix),
+            context_id=ctx,
+            value=value,
+            unit_id=unit,
+            decimals=parse_decimals(el.get("decimals"), where=document, line=el.sourceline),
+            precision=el.get("precision"),
+            id=el.get("id"),
+            is_nil=is_nil,
+            document=document,
+            line=el.sourceline,
+            index=len(out.facts),
+        )
+    )

@@ -1,0 +1,144 @@
+"""Load a filing package into a :class:`Filing`: facts, contexts, units, the filer's DTS, duplicates.
+
+The loader is strict about what would make an audit wrong (a fact without its context or unit, a
+missing linkbase) and lenient about what merely limits it (standard taxonomies not available
+offline): the first raises a typed error, the second becomes a recorded warning.
+"""
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Callable
+
+from auditflow.errors import MalformedXBRLError
+from auditflow.xbrl.discovery import find_entry_documents
+from auditflow.xbrl.dts import DTSWalker
+from auditflow.xbrl.duplicates import find_duplicates
+from auditflow.xbrl.filing import Filing
+from auditflow.xbrl.instance import ParsedInstance, parse_instance
+from auditflow.xbrl.linkbase import effective_arcs
+from auditflow.xbrl.model import Concept, Fact, Warning_
+from auditflow.xbrl.qname import QName
+from auditflow.xbrl.safexml import parse_xml
+from auditflow.xbrl.source import PackageSource
+
+ExternalResolver = Callable[[str, str], "QName | None"]
+
+
+def load_filing(path: str | Path, *, external_resolver: ExternalResolver | None = None) -> Filing:
+    """Read a filing given as a folder, a zip, an instance ``.xml`` or an inline ``.htm``.
+
+    ``external_resolver(url, fragment)`` names concepts behind locators into standard taxonomies when
+    their schemas are available (a :class:`TaxonomySet` provides one); without it the FASB/SEC id
+    convention is used.
+
+    :raises InputError: missing or unreadable files, hostile XML or archives.
+    :raises MalformedXBRLError: XBRL too broken to audit (e.g. a fact whose context is missing).
+    """
+    src = PackageSource.open(path)
+    try:
+        entry = find_entry_documents(src)
+        parsed = _parse_entry(src, entry.kind, entry.locations)
+        filing = Filing(source=str(path), documents=list(entry.locations), is_inline=entry.kind == "inline")
+        if entry.note:
+            filing.warnings.append(Warning_("entry-choice", entry.note))
+        _take_instance(filing, parsed)
+        walker = DTSWalker(src, external_resolver=external_resolver)
+        origin = entry.locations[0]
+        refs = [(h, "schema") for h in parsed.schema_refs] + [(h, "linkbase") for h in parsed.linkbase_refs]
+        if not parsed.schema_refs:
+            raise MalformedXBRLError("the instance has no schemaRef, so its concepts cannot be identified", path=origin)
+        dts = walker.walk(refs, referenced_from=origin)
+        filing.warnings.extend(dts.warnings)
+        filing.imported_urls = sorted(set(dts.external_urls))
+        for info in dts.schemas.values():
+            filing.roles.update(info.roles)
+            for c in info.by_name.values():
+                filing.concepts[c.qname] = c
+        filing.arcs = effective_arcs(dts.linkbases.arcs)
+        filing.labels = dts.linkbases.labels
+        if dts.linkbases.unresolved_locators:
+            sample = ", ".join(sorted(set(dts.linkbases.unresolved_locators))[:5])
+            filing.warnings.append(Warning_(
+                "unresolved-locator",
+                f"{len(dts.linkbases.unresolved_locators)} linkbase locators name no known concept (e.g. {sample}); their arcs were dropped",
+            ))
+        _fill_concepts(filing)
+        filing.duplicates = find_duplicates(filing)
+        return filing
+    finally:
+        src.close()
+
+
+def _parse_entry(src: PackageSource, kind: str, locations: tuple[str, ...]) -> ParsedInstance:
+    roots = [(loc, parse_xml(src.read(loc), name=loc)) for loc in locations]
+    if kind == "inline":
+        from auditflow.xbrl.inline import parse_inline
+
+        return parse_inline(roots)
+    return parse_instance(roots[0][1], document=roots[0][0])
+
+
+def _take_instance(filing: Filing, parsed: ParsedInstance) -> None:
+    """Copy facts over, checking each against its context and unit and normalising numbers."""
+    filing.contexts = parsed.contexts
+    filing.units = parsed.units
+    filing.namespaces = parsed.namespaces
+    filing.warnings.extend(parsed.warnings)
+    facts: list[Fact] = []
+    for f in parsed.facts:
+        if f.context_id not in parsed.contexts:
+            raise MalformedXBRLError(
+                f"fact {f.concept} ({f.id or 'no id'}) refers to context {f.context_id!r}, which the filing does not define",
+                path=f.document, line=f.line,
+            )
+        if f.unit_id is not None and f.unit_id not in parsed.units:
+            raise MalformedXBRLError(
+                f"fact {f.concept} ({f.id or 'no id'}) refers to unit {f.unit_id!r}, which the filing does not define",
+                path=f.document, line=f.line,
+            )
+        if f.unit_id is not None and not f.is_nil:
+            f = _normalise_number(f)
+        facts.append(f)
+    filing.facts = facts
+
+
+def _normalise_number(f: Fact) -> Fact:
+    try:
+        d = Decimal(f.value or "")
+    except InvalidOperation:
+        raise MalformedXBRLError(
+            f"numeric fact {f.concept} ({f.id or 'no id'}) has the non-numeric value {f.value!r}",
+            path=f.document, line=f.line,
+        ) from None
+    text = plain_decimal(d)
+    if text == f.value:
+        return f
+    from dataclasses import replace
+
+    return replace(f, value=text)
+
+
+def plain_decimal(d: Decimal) -> str:
+    """A Decimal as a plain string without exponent or trailing fractional zeros ("1200", "-0.5")."""
+    if d == 0:
+        return "0"
+    t = format(d, "f")
+    if "." in t:
+        t = t.rstrip("0").rstrip(".")
+    return t
+
+
+def _fill_concepts(filing: Filing) -> None:
+    """Make every concept used by a fact or an arc known, inferring period type from contexts."""
+    period_types: dict[QName, str] = {}
+    for f in filing.facts:
+        ctx = filing.contexts[f.context_id]
+        period_types.setdefault(f.concept, "instant" if ctx.period.is_instant else "duration")
+    used = set(period_types)
+    for a in filing.arcs:
+        used.add(a.source)
+        used.add(a.target)
+    for q in used:
+        if q not in filing.concepts:
+            filing.concepts[q] = Concept(qname=q, period_type=period_types.get(q), source="fact" if q in period_types else "locator")

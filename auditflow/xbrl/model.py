@@ -1,0 +1,241 @@
+"""Value objects of a loaded filing: periods, contexts, units, facts, concepts, arcs, roles.
+
+They are frozen so that a loaded filing can be shared between tools, checkers and threads without
+anyone changing it behind the others' back; mutations for audit cases build new objects.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Literal, Union
+
+from auditflow.xbrl.qname import QName
+
+INF = "INF"
+Decimals = Union[int, Literal["INF"], None]  # None: no decimals attribute (e.g. precision or non-numeric)
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Period:
+    """An XBRL period. ``end`` is inclusive (the XBRL date form); instants have ``start is None``."""
+
+    start: dt.date | None
+    end: dt.date | None  # None only for 'forever'
+    forever: bool = False
+
+    @property
+    def is_instant(self) -> bool:
+        return self.start is None and not self.forever
+
+    @property
+    def days(self) -> int:
+        """DQC's period length: (end + 1 day) - start for durations, 0 for instants."""
+        if self.start is None or self.end is None:
+            return 0
+        return (self.end - self.start).days + 1
+
+    def as_json(self) -> dict[str, str]:
+        if self.forever:
+            return {"forever": "true"}
+        if self.start is None:
+            return {"instant": self.end.isoformat()}
+        return {"start": self.start.isoformat(), "end": self.end.isoformat()}
+
+    def __str__(self) -> str:
+        if self.forever:
+            return "forever"
+        if self.start is None:
+            return self.end.isoformat()
+        return f"{self.start.isoformat()}..{self.end.isoformat()}"
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class TypedMember:
+    """The value of a typed dimension, kept as its normalised XML text."""
+
+    value: str
+
+    def __str__(self) -> str:
+        return self.value
+
+
+Member = Union[QName, TypedMember]
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    id: str
+    entity_scheme: str
+    entity_id: str
+    period: Period
+    # (axis, member) pairs sorted by axis; segment and scenario are merged as the DQC rules do.
+    dimensions: tuple[tuple[QName, Member], ...] = ()
+    line: int | None = None
+
+    @property
+    def explicit_dimensions(self) -> dict[QName, QName]:
+        return {a: m for a, m in self.dimensions if isinstance(m, QName)}
+
+    def dims_dict(self) -> dict[QName, Member]:
+        return dict(self.dimensions)
+
+
+ISO4217 = "http://www.xbrl.org/2003/iso4217"
+XBRLI = "http://www.xbrl.org/2003/instance"
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    id: str
+    numerators: tuple[QName, ...]
+    denominators: tuple[QName, ...] = ()
+
+    @property
+    def is_monetary(self) -> bool:
+        """A single ISO 4217 currency measure: the practical test the DQC rules use."""
+        return not self.denominators and len(self.numerators) == 1 and self.numerators[0].namespace == ISO4217
+
+    def __str__(self) -> str:
+        num = "*".join(_measure(q) for q in self.numerators)
+        if self.denominators:
+            return f"{num}/{'*'.join(_measure(q) for q in self.denominators)}"
+        return num
+
+
+def _measure(q: QName) -> str:
+    if q.namespace == ISO4217:
+        return q.local
+    if q.namespace == XBRLI:
+        return q.local
+    return str(q)
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One reported fact. ``value`` is the normalised lexical value (after inline transforms)."""
+
+    concept: QName
+    context_id: str
+    value: str | None  # None when nil
+    unit_id: str | None = None
+    decimals: Decimals = None
+    precision: str | None = None
+    id: str | None = None
+    is_nil: bool = False
+    document: str = ""
+    line: int | None = None
+    index: int = 0  # document order across the filing; stable identity when id is None
+
+    @property
+    def is_numeric(self) -> bool:
+        return self.unit_id is not None
+
+    @property
+    def number(self) -> Decimal | None:
+        if self.is_nil or self.unit_id is None or self.value is None:
+            return None
+        try:
+            return Decimal(self.value)
+        except Exception:  # noqa: BLE001 - a non-number in a numeric fact is reported by the loader
+            return None
+
+    @property
+    def key(self) -> str:
+        """A stable handle for tools and findings: the fact id, or its document position."""
+        return self.id if self.id else f"#{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    qname: QName
+    id: str | None = None
+    balance: str | None = None  # 'debit' | 'credit' | None
+    period_type: str | None = None  # 'instant' | 'duration' | None when unknown
+    data_type: str | None = None  # clark notation of the xsd type
+    abstract: bool | None = None
+    substitution_group: str | None = None  # clark notation
+    nillable: bool | None = None
+    source: str = "schema"  # 'schema' (declared), 'locator' (known only from linkbases), 'fact'
+
+    @property
+    def is_dimension(self) -> bool:
+        return bool(self.substitution_group) and self.substitution_group.endswith("}dimensionItem")
+
+    @property
+    def is_hypercube(self) -> bool:
+        return bool(self.substitution_group) and self.substitution_group.endswith("}hypercubeItem")
+
+
+@dataclass(frozen=True, slots=True)
+class RoleType:
+    uri: str
+    definition: str = ""
+    used_on: tuple[str, ...] = ()
+
+
+# Link kinds
+CALCULATION = "calculation"
+DEFINITION = "definition"
+PRESENTATION = "presentation"
+
+SUMMATION_ITEM_2003 = "http://www.xbrl.org/2003/arcrole/summation-item"
+SUMMATION_ITEM_11 = "https://xbrl.org/2023/arcrole/summation-item"
+SUMMATION_ITEMS = (SUMMATION_ITEM_2003, SUMMATION_ITEM_11)
+PARENT_CHILD = "http://www.xbrl.org/2003/arcrole/parent-child"
+ALL = "http://xbrl.org/int/dim/arcrole/all"
+NOT_ALL = "http://xbrl.org/int/dim/arcrole/notAll"
+HYPERCUBE_DIMENSION = "http://xbrl.org/int/dim/arcrole/hypercube-dimension"
+DIMENSION_DOMAIN = "http://xbrl.org/int/dim/arcrole/dimension-domain"
+DOMAIN_MEMBER = "http://xbrl.org/int/dim/arcrole/domain-member"
+DIMENSION_DEFAULT = "http://xbrl.org/int/dim/arcrole/dimension-default"
+
+
+@dataclass(frozen=True, slots=True)
+class Arc:
+    """One effective relationship after prohibition and override are applied."""
+
+    kind: str  # calculation | definition | presentation
+    arcrole: str
+    role: str  # the extended link role (ELR)
+    source: QName
+    target: QName
+    order: Decimal = Decimal(1)
+    weight: Decimal | None = None
+    preferred_label: str | None = None
+    target_role: str | None = None
+    closed: bool | None = None
+    context_element: str | None = None
+    usable: bool = True
+    document: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    concept: QName
+    role: str
+    lang: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Warning_:
+    """A recorded problem that did not stop loading. ``code`` is stable for tests and tooling."""
+
+    code: str
+    message: str
+    document: str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f" [{self.document}{':' + str(self.line) if self.line else ''}]" if self.document else ""
+        return f"{self.code}: {self.message}{where}"
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateSet:
+    """Facts with the same concept, context, unit and language (XBRL 2.1 duplicates)."""
+
+    kind: str  # 'identical' | 'consistent' | 'inconsistent'
+    facts: tuple[str, ...]  # fact keys
+    concept: QName = field(default=None)  # type: ignore[assignment]
