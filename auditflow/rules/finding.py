@@ -130,7 +130,7 @@ class Finding:
             "concept": str(self.concept),
             "fact_id": self.fact_id,
             "context_id": self.context_id,
-            "period": self.period.as_json() if self.period is not None else None,
+            "period": _sorted(self.period.as_json()) if self.period is not None else None,
             "dimensions": dims_json(self.dimensions),
             "unit": self.unit,
             "decimals": self.decimals,

@@ -1,0 +1,59 @@
+"""The ``auditflow`` command: argument parsing and dispatch only; each command lives in its module."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from auditflow import __version__
+from auditflow.errors import AuditflowError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data-root", metavar="DIR", help="folder with taxonomy/, dqc/ and filings/ (default: $AUDITFLOW_DATA_ROOT, then ../shared/data)")
+    p.add_argument("--taxonomy", metavar="PATH", action="append", default=[], help="an extra taxonomy package (folder or zip); repeatable")
+    p.add_argument("--no-taxonomy", action="store_true", help="do not load the taxonomy graph (faster; concepts known from the filing only)")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="auditflow", description="Verify XBRL filings the way an auditor would.")
+    parser.add_argument("--version", action="version", version=f"auditflow {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("inspect", help="show what was loaded from a filing")
+    p.add_argument("filing", nargs="?", help="filing folder, zip, instance .xml or inline .htm, or a name under the data root's filings/ (default: the bundled sample)")
+    p.add_argument("--facts", action="store_true", help="add every fact (JSON)")
+    _common(p)
+
+    p = sub.add_parser("check", help="run the DQC rules (0015, 0117, 0126) on one or more filings")
+    p.add_argument("filings", nargs="*", help="filing paths or names (default: the bundled sample)")
+    p.add_argument("--rules", default="0015,0117,0126", help="comma-separated rule families")
+    p.add_argument("--xlsx", metavar="PATH", help="also write an Excel workpaper")
+    _common(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "inspect":
+            from auditflow.cli.inspect_cmd import run_inspect
+
+            return run_inspect(args)
+        if args.command == "check":
+            from auditflow.cli.check_cmd import run_check
+
+            return run_check(args)
+    except AuditflowError as exc:
+        print(f"auditflow: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("auditflow: interrupted", file=sys.stderr)
+        return EXIT_ERROR
+    return EXIT_ERROR
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

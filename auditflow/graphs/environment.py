@@ -1,0 +1,168 @@
+"""The dual-graph audit environment: one filing joined to the taxonomy it reports against.
+
+The filing graph (facts, contexts, units, the filer's relationships) and the static taxonomy graph
+are kept as two graphs and joined by *bridge* edges from each concept the filing uses to the
+taxonomy concept it means. A filing in the 2022/2023 us-gaap namespaces bridges to the 2024
+taxonomy by local name; every such year mismatch is a recorded warning, never silent.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import networkx as nx
+
+from auditflow.graphs.dimensions import Cube, DimensionIndex
+from auditflow.graphs.filing_graph import FilingIndex, build_filing_graph, concept_node
+from auditflow.xbrl.filing import Filing
+from auditflow.xbrl.loader import load_filing
+from auditflow.xbrl.model import Concept, Fact, Warning_
+from auditflow.xbrl.qname import QName, namespace_year, standard_prefix
+
+if TYPE_CHECKING:
+    from auditflow.graphs.taxonomy_graph import TaxonomyGraph
+    from auditflow.xbrl.packages import TaxonomySet
+
+
+@dataclass
+class AuditEnvironment:
+    filing: Filing
+    filing_graph: nx.MultiDiGraph
+    index: FilingIndex
+    dims: DimensionIndex
+    taxonomy: "TaxonomyGraph | None" = None
+    bridges: dict[QName, QName] = field(default_factory=dict)  # filing concept -> taxonomy concept
+    warnings: list[Warning_] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    # -- concepts --------------------------------------------------------------------------------
+    def concept(self, q: QName) -> Concept | None:
+        """The filer's view of a concept, completed from the taxonomy where the filer is silent."""
+        own = self.filing.concepts.get(q)
+        tx = self.taxonomy.concept(self.bridges.get(q, q)) if self.taxonomy is not None else None
+        if own is None:
+            return tx
+        if tx is None or own.source == "schema":
+            return own
+        from dataclasses import replace
+
+        return replace(
+            tx, qname=own.qname, period_type=tx.period_type or own.period_type,
+            source=tx.source if tx.source == "schema" else own.source,
+        )
+
+    # -- facts -----------------------------------------------------------------------------------
+    def facts(self, concept: QName | None = None, *, period=None, dimensions: dict | None = None) -> list[Fact]:
+        """Facts by concept, period (a Period) and exact dimensions ({} means no dimensions)."""
+        pool = self.index.by_concept.get(concept, []) if concept is not None else self.filing.facts
+        out = []
+        for f in pool:
+            ctx = self.filing.contexts[f.context_id]
+            if period is not None and ctx.period != period:
+                continue
+            if dimensions is not None and dict(ctx.dimensions) != dimensions:
+                continue
+            out.append(f)
+        return out
+
+    def fact_history(self, concept: QName, dimensions: dict | None = None) -> list[Fact]:
+        """The same concept and dimensions across every period the filing reports, oldest first."""
+        facts = self.facts(concept, dimensions=dimensions if dimensions is not None else {})
+        return sorted(facts, key=lambda f: (self.index.period(f).end or self.index.period(f).start, self.index.period(f).days, f.index))
+
+    # -- roles and dimensions -----------------------------------------------------------------------
+    def role_definition(self, uri: str) -> str:
+        r = self.filing.roles.get(uri)
+        return r.definition if r is not None else ""
+
+    def statement_roles(self) -> list[str]:
+        return sorted(u for u, r in self.filing.roles.items() if "- statement -" in r.definition.lower())
+
+    def cubes(self, role: str | None = None) -> list[Cube]:
+        return list(self.dims.by_role.get(role, [])) if role is not None else list(self.dims.cubes)
+
+    def is_dimensionally_valid(self, fact: Fact, cube: Cube) -> bool:
+        return cube.is_valid(fact.concept, self.filing.contexts[fact.context_id])
+
+    def counts(self) -> dict[str, int]:
+        f = self.filing
+        return {
+            "facts": len(f.facts),
+            "numeric_facts": sum(1 for x in f.facts if x.is_numeric),
+            "nil_facts": sum(1 for x in f.facts if x.is_nil),
+            "contexts": len(f.contexts),
+            "units": len(f.units),
+            "concepts": len(f.concepts),
+            "calculation_arcs": sum(1 for a in f.arcs if a.kind == "calculation"),
+            "definition_arcs": sum(1 for a in f.arcs if a.kind == "definition"),
+            "presentation_arcs": sum(1 for a in f.arcs if a.kind == "presentation"),
+            "labels": len(f.labels),
+            "hypercubes": len(self.dims.cubes),
+            "statement_roles": len(self.statement_roles()),
+            "roles": len(f.roles),
+            "duplicates": len(f.duplicates),
+            "bridged_concepts": len(self.bridges),
+            "taxonomy_concepts": self.taxonomy.counts()["concepts"] if self.taxonomy is not None else 0,
+            "warnings": len(self.warnings),
+        }
+
+
+def build_environment(
+    filing_or_path: Filing | str | Path,
+    *,
+    taxonomy_set: "TaxonomySet | None" = None,
+    taxonomy: "TaxonomyGraph | None" = None,
+) -> AuditEnvironment:
+    """Load (if needed) a filing and join it to the taxonomy graph."""
+    t0 = time.perf_counter()
+    resolver = taxonomy_set.concept_for_locator if taxonomy_set is not None else None
+    filing = filing_or_path if isinstance(filing_or_path, Filing) else load_filing(filing_or_path, external_resolver=resolver)
+    t1 = time.perf_counter()
+    g = build_filing_graph(filing)
+    env = AuditEnvironment(filing, g, FilingIndex(filing), DimensionIndex(filing.arcs), taxonomy)
+    env.warnings.extend(filing.warnings)
+    if taxonomy_set is not None:
+        env.warnings.extend(_unresolved_imports(filing, taxonomy_set))
+    if taxonomy is not None:
+        _bridge(env)
+    env.timings = {"load_filing": t1 - t0, "build_graphs": time.perf_counter() - t1}
+    return env
+
+
+def _unresolved_imports(filing: Filing, tset: "TaxonomySet") -> list[Warning_]:
+    out = []
+    for url in filing.imported_urls:
+        if not tset.exists(url):
+            out.append(Warning_(
+                "taxonomy-unavailable",
+                f"{url} is not in any taxonomy package given; concepts from it are known only by name. "
+                "Pass the official package with --taxonomy (or add it under the data root's taxonomy/).",
+            ))
+    return out
+
+
+def _bridge(env: AuditEnvironment) -> None:
+    """Join each filing concept to its taxonomy node; record year mismatches once per namespace."""
+    tx = env.taxonomy
+    mismatched: dict[str, str] = {}
+    edges = []
+    for q in env.filing.concepts:
+        if standard_prefix(q.namespace) is None:
+            continue
+        target, note = tx.bridge(q)
+        if target is None:
+            continue
+        env.bridges[q] = target
+        edges.append((concept_node(q.clark()), ("taxonomy", target.clark()), {"rel": "bridge"}))
+        if target.namespace != q.namespace:
+            mismatched.setdefault(q.namespace, target.namespace)
+    env.filing_graph.add_edges_from(edges)
+    for ns, tns in sorted(mismatched.items()):
+        env.warnings.append(Warning_(
+            "taxonomy-year-mismatch",
+            f"the filing reports in {ns} ({namespace_year(ns)}) but the taxonomy loaded is {tns} "
+            f"({namespace_year(tns)}); concepts were bridged by local name, so relationships that changed "
+            "between the years may differ",
+        ))

@@ -1,0 +1,229 @@
+"""DQC.US.0015 — Negative values.
+
+Rule (docs/dqc-rules.md section 2, from the XBRL US DQC rule): a non-nil numeric fact whose concept
+is on the year's 0015 list N and whose value is < 0 is an error, unless it has dimensions and
+  a. an explicit member's local name (lower-cased) contains a substring of S ("eliminat", ...), or
+  b. an explicit member is in M, or
+  c. an axis (explicit or typed) is in A, or is the filer's own ``IncomeTaxEffectChangeInLawAxis``, or
+  d. the fact has an axis of AM with one of that axis's allowed members.
+Each violating fact is reported once (exact duplicates collapse); code ``DQC.US.0015.<element id>``.
+
+Only instance facts are needed: no linkbase or base taxonomy is consulted, which is why this rule
+runs even on filings whose DTS could not be resolved.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Hashable
+
+from auditflow.errors import ResourceError
+from auditflow.rules.applicability import not_applicable_reason, rule_applies
+from auditflow.rules.finding import (
+    CheckRecord,
+    EvidenceItem,
+    Finding,
+    Outcome,
+    RuleResult,
+    dec_display,
+    dims_text,
+    render_message,
+)
+from auditflow.rules.resources import (
+    DIR_0015,
+    NonNegExclusions,
+    NonNegList,
+    available_0015_years,
+    family_key,
+    filing_taxonomy_year,
+    load_0015_exclusions,
+    load_0015_list,
+    load_form_lookup,
+    select_year,
+)
+from auditflow.xbrl.filing import Filing
+from auditflow.xbrl.model import Context, Fact, Period
+from auditflow.xbrl.qname import QName, standard_prefix
+
+RULE = "0015"
+CODE_PREFIX = "DQC.US.0015."
+# Hard-coded in the DQC rule: the filer's own axis of this name excuses a negative value (4c).
+EXTENSION_EXCLUDED_AXIS = "IncomeTaxEffectChangeInLawAxis"
+TOLERANCE = Decimal(0)
+
+MESSAGE = (
+    "{concept} is reported as {value}{unit} for {period} {dimensions}. "
+    "This concept should not be negative: enter a positive value and use a negated label "
+    "if it should display as negative. ({code}, rule version: {version})"
+)
+VERSION = "DQC 0015 concept list {year}"
+
+
+def rule_0015(filing: Filing, *, data_root: Path, year: int | None = None) -> RuleResult:
+    """Run DQC.US.0015 on ``filing`` (see the module docstring for the rule).
+
+    ``year`` forces the concept-list year; by default the filing's us-gaap (else srt) namespace
+    year is used, or the nearest staged year with a warning saying so.
+
+    :raises ResourceError: when the form lookup, the concept list or the exclusions are missing.
+    """
+    form_lookup = load_form_lookup(data_root)
+    document_type = filing.document_type
+    if not rule_applies(RULE, document_type, form_lookup):
+        record = CheckRecord(RULE, Outcome.NOT_APPLICABLE, reason=not_applicable_reason(RULE, document_type))
+        return RuleResult(RULE, checks=(record,))
+    used_year, notes = _choose_year(filing, Path(data_root), year)
+    checker = _Checker(filing, load_0015_list(data_root, used_year), load_0015_exclusions(data_root, used_year))
+    for fact in filing.facts:
+        checker.check(fact)
+    return RuleResult(RULE, tuple(checker.findings), tuple(checker.checks), tuple(notes + checker.warnings))
+
+
+def _choose_year(filing: Filing, data_root: Path, year: int | None) -> tuple[int, list[str]]:
+    """The list year to use plus the notes that tell the user when it is not the filing's own year."""
+    filing_year = filing_taxonomy_year(filing)
+    if year is not None:
+        if filing_year is not None and filing_year != year:
+            return year, [f"DQC 0015 list for {year} used as requested; the filing's taxonomy year is {filing_year}"]
+        return year, []
+    available = available_0015_years(data_root)
+    if not available:
+        folder = Path(data_root) / DIR_0015
+        raise ResourceError(
+            f"no DQC 0015 concept list (non_neg_items_YYYY.csv) in {folder} (data root {data_root}). "
+            "Point --data-root or AUDITFLOW_DATA_ROOT at a data root that contains them."
+        )
+    used, note = select_year(filing_year, available)
+    return used, [note] if note else []
+
+
+def excuse(context: Context, exclusions: NonNegExclusions) -> str | None:
+    """Why a negative dimensional fact is not an error (rules 4a-4d), or None when nothing excuses it."""
+    dims = context.dimensions
+    explicit = [(a, m) for a, m in dims if isinstance(m, QName)]
+    for _axis, member in explicit:
+        if (sub := exclusions.matching_substring(member)) is not None:
+            return f"excused by member {member} (its name contains '{sub}')"
+    for _axis, member in explicit:
+        if exclusions.member_excluded(member):
+            return f"excused by member {member} (on the DQC 0015 member exclusion list)"
+    for axis, _member in dims:
+        if exclusions.axis_excluded(axis):
+            return f"excused by axis {axis} (on the DQC 0015 axis exclusion list)"
+        if axis.local == EXTENSION_EXCLUDED_AXIS and standard_prefix(axis.namespace) is None:
+            return f"excused by the filer's axis {axis}"
+    for axis, member in explicit:
+        allowed = exclusions.allowed_members(axis)
+        if allowed is not None and family_key(member) in allowed:
+            return f"excused by member {member} (allowed on {axis})"
+    return None
+
+
+def period_text(period: Period) -> str:
+    if period.forever:
+        return "forever"
+    if period.start is None:
+        return period.end.isoformat()
+    return f"{period.start.isoformat()} to {period.end.isoformat()}"
+
+
+@dataclass
+class _Checker:
+    """One pass over a filing's facts; collects findings, check records and warnings in fact order."""
+
+    filing: Filing
+    nonneg: NonNegList
+    exclusions: NonNegExclusions
+    findings: list[Finding] = field(default_factory=list)
+    checks: list[CheckRecord] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    seen: dict[Hashable, Fact] = field(default_factory=dict)  # duplicate key -> first such fact
+    unit_texts: dict[str, str] = field(default_factory=dict)  # unit id -> display text
+
+    def record(self, fact: Fact, outcome: Outcome, reason: str) -> None:
+        self.checks.append(CheckRecord(RULE, outcome, fact.concept, fact.key, fact.context_id, reason))
+
+    def check(self, fact: Fact) -> None:
+        """Classify one fact; facts outside the rule (nil, non-numeric, unlisted) leave no record."""
+        if fact.is_nil or fact.value is None or fact.unit_id is None:
+            return
+        element_id = self.nonneg.element_id(fact.concept)
+        if element_id is None:
+            return
+        context = self.filing.contexts.get(fact.context_id)
+        if context is None:
+            self.warnings.append(f"fact {fact.key} ({fact.concept}) refers to missing context {fact.context_id!r}; skipped")
+            self.record(fact, Outcome.NOT_APPLICABLE, f"missing data: context {fact.context_id!r} not found")
+            return
+        value = fact.number
+        if value is None:
+            self.warnings.append(f"fact {fact.key} ({fact.concept}) has a non-numeric value {fact.value!r}; skipped")
+            self.record(fact, Outcome.NOT_APPLICABLE, "missing data: the value is not a number")
+            return
+        first = self.seen.setdefault(self.duplicate_key(fact, context, value), fact)
+        if first is not fact:
+            self.record(fact, Outcome.NOT_APPLICABLE, f"exact duplicate of fact {first.key}; evaluated once")
+            return
+        self.judge(fact, context, value, element_id)
+
+    def judge(self, fact: Fact, context: Context, value: Decimal, element_id: str) -> None:
+        if value >= 0:
+            self.record(fact, Outcome.CONSISTENT, "not negative")
+            return
+        reason = excuse(context, self.exclusions) if context.dimensions else None
+        if reason is not None:
+            self.record(fact, Outcome.CONSISTENT, reason)
+            return
+        self.record(fact, Outcome.VIOLATION, "negative value of a concept on the DQC 0015 list")
+        self.findings.append(self.finding(fact, context, value, element_id))
+
+    def duplicate_key(self, fact: Fact, context: Context, value: Decimal) -> Hashable:
+        """Concept, context *content* (entity, period, dimensions), unit measures and value.
+
+        Contexts and units are compared by content, not id, because duplicate facts in real filings
+        often sit in copies of the same context with different ids.
+        """
+        unit = self.filing.units.get(fact.unit_id or "")
+        unit_key = (unit.numerators, unit.denominators) if unit is not None else ("id", fact.unit_id)
+        entity = (context.entity_scheme, context.entity_id)
+        return (fact.concept, entity, context.period, context.dimensions, unit_key, value)
+
+    def unit_text(self, fact: Fact) -> str:
+        """The unit as a reader writes it (``USD``, ``USD/shares``); an undefined unit warns once."""
+        uid = fact.unit_id or ""
+        if uid not in self.unit_texts:
+            unit = self.filing.units.get(uid)
+            if unit is None:
+                self.warnings.append(f"unit {uid!r} used by fact {fact.key} is not defined; shown by its id")
+            self.unit_texts[uid] = str(unit) if unit is not None else uid
+        return self.unit_texts[uid]
+
+    def finding(self, fact: Fact, context: Context, value: Decimal, element_id: str) -> Finding:
+        code = CODE_PREFIX + element_id
+        unit = self.unit_text(fact)
+        dims = dims_text(context.dimensions)
+        message = render_message(
+            MESSAGE,
+            concept=fact.concept.local,
+            value=dec_display(value),
+            unit=f" {unit}" if unit else "",
+            period=period_text(context.period),
+            dimensions=f"with dimensions {dims}" if dims else "with no dimensions",
+            code=code,
+            version=VERSION.format(year=self.nonneg.year),
+        )
+        evidence = EvidenceItem(
+            concept=fact.concept,
+            fact_id=fact.key,
+            value=value,
+            context_id=fact.context_id,
+            decimals=fact.decimals,
+            dimensions=context.dimensions,
+            note="the negative fact; no dimension excuses it" if dims else "the negative fact",
+        )
+        return Finding(
+            code=code, rule=RULE, concept=fact.concept, fact_id=fact.key, context_id=fact.context_id,
+            period=context.period, dimensions=context.dimensions, unit=unit, decimals=fact.decimals,
+            reported=value, expected=abs(value), tolerance=TOLERANCE, message=message, evidence=(evidence,),
+        )

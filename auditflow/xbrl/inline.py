@@ -1,0 +1,282 @@
+"""Read an Inline XBRL 1.1 document set into the same :class:`ParsedInstance` an instance gives.
+
+An inline filing hides the XBRL instance inside XHTML: contexts and units sit in ``ix:header``, and
+each fact is a tag around the figure or text a reader sees. This module recovers the facts as an
+XBRL processor would (transformation rules, ``scale``, ``sign``, continuations, exclusions), so
+that checks downstream cannot tell whether the filer sent inline or plain XBRL.
+
+A fact whose text cannot be read is recorded as a warning and left out, rather than stopping the
+load: one mistyped date must not hide the thousand other facts from the auditor.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from decimal import Context, Decimal
+
+from lxml import etree
+
+from auditflow.errors import MalformedXBRLError
+from auditflow.xbrl.instance import (
+    LINK,
+    XBRLI,
+    XLINK,
+    XSI,
+    ParsedInstance,
+    parse_context,
+    parse_decimals,
+    parse_unit,
+)
+from auditflow.xbrl.model import Fact, Warning_
+from auditflow.xbrl.qname import QName
+from auditflow.xbrl.transforms import TransformError, apply_transform
+
+IX = "http://www.xbrl.org/2013/inlineXBRL"
+XHTML = "http://www.w3.org/1999/xhtml"
+
+_NON_FRACTION = f"{{{IX}}}nonFraction"
+_NON_NUMERIC = f"{{{IX}}}nonNumeric"
+_FRACTION = f"{{{IX}}}fraction"
+_CONTINUATION = f"{{{IX}}}continuation"
+_EXCLUDE = f"{{{IX}}}exclude"
+# HTML elements that never have content and so are written self-closed in escaped markup.
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+# The sign of a nonFraction lives in its sign attribute, never in the text (transformed or not).
+_UNSIGNED_DECIMAL = re.compile(r"(\d+(\.\d*)?|\.\d+)", re.ASCII)
+_SPECIAL_NUMBERS = {"INF": "INF", "-INF": "-INF", "NaN": "NaN"}
+
+Document = tuple[str, etree._Element]
+
+
+class _FactProblem(ValueError):
+    """A fact that cannot be built; ``code`` becomes the warning code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def is_inline_root(root: etree._Element) -> bool:
+    """An (X)HTML root that uses the Inline XBRL 1.1 namespace anywhere."""
+    if not isinstance(root.tag, str) or etree.QName(root).localname != "html":
+        return False
+    if IX in root.nsmap.values():
+        return True
+    return next(root.iter(f"{{{IX}}}*"), None) is not None
+
+
+def parse_inline(documents: list[Document]) -> ParsedInstance:
+    """Read every document of an inline document set, in the order given.
+
+    ``Fact.index`` runs across the whole set in document order, so a fact's key is stable for
+    a given set. Contexts, units and references from every ``ix:header`` are merged.
+
+    :raises MalformedXBRLError: when a context or unit is unusable (as for a plain instance).
+    """
+    out = ParsedInstance(document=documents[0][0] if documents else "")
+    for name, root in documents:
+        for prefix, ns in root.nsmap.items():
+            out.namespaces.setdefault(prefix or "", ns)
+        _read_header(root, name, out)
+    continuations = _continuations(documents, out)
+    for name, root in documents:
+        for el in root.iter(_NON_FRACTION, _NON_NUMERIC, _FRACTION):
+            if el.tag == _FRACTION:
+                out.warnings.append(_warning("ix-fraction", el, name, "ix:fraction is not supported; fact skipped"))
+                continue
+            try:
+                out.facts.append(_fact(el, name, len(out.facts), continuations, out))
+            except _FactProblem as exc:
+                out.warnings.append(_warning(exc.code, el, name, str(exc)))
+    return out
+
+
+def _warning(code: str, el: etree._Element, document: str, message: str) -> Warning_:
+    name = el.get("name") or etree.QName(el).localname
+    fid = el.get("id")
+    what = f"{name}{f' (id {fid})' if fid else ''}"
+    return Warning_(code=code, message=f"{what}: {message}", document=document, line=el.sourceline)
+
+
+def _read_header(root: etree._Element, name: str, out: ParsedInstance) -> None:
+    """Collect references, contexts and units from every ``ix:references``/``ix:resources``."""
+    for refs in root.iter(f"{{{IX}}}references"):
+        for el in refs:
+            href = el.get(f"{{{XLINK}}}href")
+            if href is None:
+                continue
+            if el.tag == f"{{{LINK}}}schemaRef" and href not in out.schema_refs:
+                out.schema_refs.append(href)
+            elif el.tag == f"{{{LINK}}}linkbaseRef" and href not in out.linkbase_refs:
+                out.linkbase_refs.append(href)
+    for res in root.iter(f"{{{IX}}}resources"):
+        for el in res:
+            if el.tag == f"{{{XBRLI}}}context":
+                c = parse_context(el, name)
+                out.contexts[c.id] = c
+            elif el.tag == f"{{{XBRLI}}}unit":
+                u = parse_unit(el, name)
+                out.units[u.id] = u
+
+
+def _continuations(documents: list[Document], out: ParsedInstance) -> dict[str, etree._Element]:
+    """``ix:continuation`` elements by id across the set (continuedAt may cross documents)."""
+    found: dict[str, etree._Element] = {}
+    for name, root in documents:
+        for el in root.iter(_CONTINUATION):
+            cid = el.get("id")
+            if not cid:
+                out.warnings.append(_warning("ix-continuation", el, name, "ix:continuation has no id"))
+            elif cid in found:
+                out.warnings.append(_warning("ix-continuation", el, name, f"duplicate continuation id {cid!r}"))
+            else:
+                found[cid] = el
+    return found
+
+
+def _fact(
+    el: etree._Element, document: str, index: int, continuations: dict[str, etree._Element], out: ParsedInstance
+) -> Fact:
+    name = el.get("name")
+    context = el.get("contextRef")
+    numeric = el.tag == _NON_FRACTION
+    if not name or not context or (numeric and not el.get("unitRef")):
+        raise _FactProblem("ix-fact", "a fact needs name, contextRef (and unitRef if numeric); fact skipped")
+    try:
+        concept = QName.parse(name, el.nsmap)
+    except ValueError as exc:
+        raise _FactProblem("ix-fact", f"{exc}; fact skipped") from None
+    is_nil = el.get(f"{{{XSI}}}nil") in ("true", "1")
+    value: str | None = None
+    if not is_nil:
+        value = _numeric_value(el) if numeric else _non_numeric_value(el, document, continuations, out)
+    try:
+        decimals = parse_decimals(el.get("decimals"), where=document, line=el.sourceline)
+    except MalformedXBRLError as exc:
+        raise _FactProblem("ix-fact", f"{exc}; fact skipped") from None
+    return Fact(
+        concept=concept,
+        context_id=context,
+        value=value,
+        unit_id=el.get("unitRef") if numeric else None,
+        decimals=decimals,
+        precision=el.get("precision"),
+        id=el.get("id"),
+        is_nil=is_nil,
+        document=document,
+        line=el.sourceline,
+        index=index,
+    )
+
+
+def _transform(el: etree._Element, text: str) -> str:
+    """Apply the element's ``format``, turning every failure into a located ix-transform problem."""
+    fmt = el.get("format")
+    try:
+        return apply_transform(QName.parse(fmt, el.nsmap), text)
+    except ValueError as exc:  # TransformError, or an undeclared prefix in the format QName
+        raise _FactProblem("ix-transform", f"cannot read {_short(text)} with format {fmt!r}: {exc}; fact skipped") from None
+
+
+def _short(text: str, limit: int = 80) -> str:
+    """A quotable excerpt: warnings about a 100 kB text block must stay readable."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def _numeric_value(el: etree._Element) -> str:
+    """Displayed text -> transform -> x 10**scale -> sign, as a plain decimal string."""
+    text = "".join(el.itertext())
+    value = _transform(el, text) if el.get("format") else text.strip()
+    negative = el.get("sign") == "-"
+    if value in _SPECIAL_NUMBERS:
+        if negative and value != "NaN":
+            value = "INF" if value.startswith("-") else "-INF"
+        return value
+    if not _UNSIGNED_DECIMAL.fullmatch(value):
+        raise _FactProblem("ix-transform", f"{_short(text)} gives {_short(value)}, not an unsigned number; fact skipped")
+    try:
+        scale = int(el.get("scale") or 0)
+    except ValueError:
+        raise _FactProblem("ix-fact", f"invalid scale {el.get('scale')!r}; fact skipped") from None
+    number = Decimal(value)
+    return plain_decimal(-number if negative else number, scale)
+
+
+def plain_decimal(number: Decimal, scale: int = 0) -> str:
+    """``number * 10**scale`` without exponent or needless zeros: '352583000000', '-1.5', '0'.
+
+    The context is sized to the digits, so no value is ever rounded on the way.
+    """
+    if not number:
+        return "0"
+    exact = Context(prec=len(number.as_tuple().digits) + 2, Emax=10**9, Emin=-(10**9))
+    return format(number.scaleb(scale, context=exact).normalize(context=exact), "f")
+
+
+def _non_numeric_value(
+    el: etree._Element, document: str, continuations: dict[str, etree._Element], out: ParsedInstance
+) -> str:
+    """The fact's content and that of its continuation chain, without ``ix:exclude`` content.
+
+    With ``escape="true"`` the content is kept as XHTML markup (namespace-free, as SEC instances
+    carry it); otherwise it is the concatenated text. A ``format`` applies to the whole text.
+    """
+    parts = [el, *_chain(el, document, continuations, out)]
+    if el.get("format"):
+        return _transform(el, "".join(_text(p) for p in parts))
+    if el.get("escape") in ("true", "1"):
+        return "".join(_markup(p) for p in parts)
+    return "".join(_text(p) for p in parts)
+
+
+def _chain(
+    el: etree._Element, document: str, continuations: dict[str, etree._Element], out: ParsedInstance
+) -> list[etree._Element]:
+    """Follow ``continuedAt``; a missing target or a loop is warned about and ends the chain."""
+    chain: list[etree._Element] = []
+    seen: set[str] = set()
+    target = el.get("continuedAt")
+    while target:
+        if target in seen:
+            out.warnings.append(_warning("ix-continuation", el, document, f"continuation loop at {target!r}"))
+            break
+        seen.add(target)
+        cont = continuations.get(target)
+        if cont is None:
+            out.warnings.append(_warning("ix-continuation", el, document, f"no ix:continuation with id {target!r}"))
+            break
+        chain.append(cont)
+        target = cont.get("continuedAt")
+    return chain
+
+
+def _text(el: etree._Element) -> str:
+    """Descendant text in document order, skipping ``ix:exclude`` subtrees (but not their tails)."""
+    pieces = [el.text or ""]
+    for child in el:
+        if isinstance(child.tag, str) and child.tag != _EXCLUDE:
+            pieces.append(_text(child))
+        pieces.append(child.tail or "")
+    return "".join(pieces)
+
+
+def _markup(el: etree._Element) -> str:
+    """The content of ``el`` as XHTML markup with ix tags unwrapped and ``ix:exclude`` removed."""
+    work = copy.deepcopy(el)
+    work.tail = None
+    etree.strip_elements(work, _EXCLUDE, with_tail=False)
+    etree.strip_tags(work, f"{{{IX}}}*")
+    for node in work.iter():
+        if isinstance(node.tag, str) and node.tag.startswith(f"{{{XHTML}}}"):
+            node.tag = etree.QName(node).localname
+        if isinstance(node.tag, str) and node.text is None and not len(node) and node.tag not in _VOID:
+            node.text = ""  # '<td></td>', not '<td/>': browsers read '<td/>' as an unclosed cell
+    # A namespace-free wrapper, so that no ancestor's declarations (ix, xbrli...) leak into the markup.
+    wrap = etree.Element("wrap")
+    wrap.text = work.text
+    wrap.extend(list(work))
+    etree.cleanup_namespaces(wrap)
+    serial = etree.tostring(wrap, encoding="unicode")
+    if serial == "<wrap/>":
+        return ""
+    return serial[len("<wrap>") : -len("</wrap>")]
