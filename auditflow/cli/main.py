@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("filings", nargs="*", help="filing paths or names (default: the bundled sample)")
     p.add_argument("--rules", default="0015,0117,0126", help="comma-separated rule families")
     p.add_argument("--xlsx", metavar="PATH", help="also write an Excel workpaper")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings (errors still exit 2)")
     _common(p)
     return parser
 

@@ -29,7 +29,7 @@ from auditflow.xbrl.instance import (
 )
 from auditflow.xbrl.model import Fact, Warning_
 from auditflow.xbrl.qname import QName
-from auditflow.xbrl.transforms import TransformError, apply_transform
+from auditflow.xbrl.transforms import apply_transform
 
 IX = "http://www.xbrl.org/2013/inlineXBRL"
 XHTML = "http://www.w3.org/1999/xhtml"
@@ -43,7 +43,7 @@ _EXCLUDE = f"{{{IX}}}exclude"
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 # The sign of a nonFraction lives in its sign attribute, never in the text (transformed or not).
 _UNSIGNED_DECIMAL = re.compile(r"(\d+(\.\d*)?|\.\d+)", re.ASCII)
-_SPECIAL_NUMBERS = {"INF": "INF", "-INF": "-INF", "NaN": "NaN"}
+_SPECIAL_NUMBERS = frozenset({"INF", "-INF", "NaN"})
 
 Document = tuple[str, etree._Element]
 

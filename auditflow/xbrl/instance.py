@@ -67,10 +67,22 @@ def parse_decimals(raw: str | None, *, where: str, line: int | None) -> Decimals
         raise MalformedXBRLError(f"invalid decimals {raw!r}", path=where, line=line) from None
 
 
-def _qname(text: str, el: etree._Element, where: str) -> QName:
+# Prefixes some filing tools use without declaring them (seen in a real IBM inline filing).
+WELL_KNOWN_PREFIXES = {"iso4217": "http://www.xbrl.org/2003/iso4217", "xbrli": XBRLI}
+
+
+def _qname(text: str, el: etree._Element, where: str, warnings: list[Warning_] | None = None) -> QName:
     try:
         return QName.parse(text, el.nsmap)
     except ValueError as exc:
+        prefix = text.strip().partition(":")[0]
+        if warnings is not None and prefix in WELL_KNOWN_PREFIXES:
+            warnings.append(Warning_(
+                "undeclared-prefix",
+                f"the measure {text.strip()!r} uses the undeclared prefix {prefix!r}; read as {WELL_KNOWN_PREFIXES[prefix]}",
+                where, el.sourceline,
+            ))
+            return QName(WELL_KNOWN_PREFIXES[prefix], text.strip().partition(":")[2], prefix)
         raise MalformedXBRLError(str(exc), path=where, line=el.sourceline) from None
 
 
@@ -127,7 +139,7 @@ def _parse_period(p: etree._Element, cid: str, where: str) -> Period:
     raise MalformedXBRLError(f"context {cid!r} has an incomplete period", path=where, line=line)
 
 
-def parse_unit(el: etree._Element, where: str) -> Unit:
+def parse_unit(el: etree._Element, where: str, warnings: list[Warning_] | None = None) -> Unit:
     uid = el.get("id")
     if not uid:
         raise MalformedXBRLError("a unit has no id", path=where, line=el.sourceline)
@@ -141,8 +153,8 @@ def parse_unit(el: etree._Element, where: str) -> Unit:
         raise MalformedXBRLError(f"unit {uid!r} has no measure", path=where, line=el.sourceline)
     return Unit(
         uid,
-        tuple(sorted(_qname(m.text or "", m, where) for m in num)),
-        tuple(sorted(_qname(m.text or "", m, where) for m in den)),
+        tuple(sorted(_qname(m.text or "", m, where, warnings) for m in num)),
+        tuple(sorted(_qname(m.text or "", m, where, warnings) for m in den)),
     )
 
 
@@ -163,7 +175,7 @@ def parse_instance(root: etree._Element, *, document: str) -> ParsedInstance:
             c = parse_context(el, document)
             out.contexts[c.id] = c
         elif tag == f"{{{XBRLI}}}unit":
-            u = parse_unit(el, document)
+            u = parse_unit(el, document, out.warnings)
             out.units[u.id] = u
         elif tag == f"{{{LINK}}}schemaRef":
             out.schema_refs.append(el.get(f"{{{XLINK}}}href", ""))

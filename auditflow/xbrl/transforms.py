@@ -324,11 +324,13 @@ _FILER_CATEGORIES = _table(
 )
 
 
-def _lookup(table: dict[str, str], what: str, strip_suffix: bool = False) -> Callable[[str], str]:
+def _lookup(table: dict[str, str], what: str, suffix: str = "") -> Callable[[str], str]:
+    """A rule reading a name from ``table``; an optional ``suffix`` (', LLC', ', Canada') is ignored."""
+
     def rule(text: str) -> str:
         key = _key(text)
-        if strip_suffix:
-            key = re.sub(r" (llc|inc)$", "", key)
+        if suffix and key not in table:
+            key = re.sub(rf" ({suffix})$", "", key)
         if key not in table:
             raise TransformError(f"{text!r} is not a known {what}")
         return table[key]
@@ -400,10 +402,10 @@ _SEC: dict[str, Callable[[str], str]] = {
     "boolballotbox": _ballot("true", "false"),
     "yesnoballotbox": _ballot("Yes", "No"),
     "boolyesno": _yes_no,
-    "exchnameen": _lookup(_EXCHANGES, "exchange name", strip_suffix=True),
+    "exchnameen": _lookup(_EXCHANGES, "exchange name", suffix="llc|inc"),
     "stateprovnameen": _lookup(_STATE_CODES, "US state or Canadian province name"),
     "countrynameen": _lookup(_ISO_COUNTRIES, "country name"),
-    "edgarprovcountryen": _lookup(_EDGAR_CODES, "EDGAR state, province or country name"),
+    "edgarprovcountryen": _lookup(_EDGAR_CODES, "EDGAR state, province or country name", suffix="canada"),
     "entityfilercategoryen": _lookup(_FILER_CATEGORIES, "entity filer category"),
 }
 

@@ -1,0 +1,72 @@
+"""``auditflow check``: run the DQC rules on filings and report as a table, JSON or a workpaper."""
+from __future__ import annotations
+
+import json
+import sys
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import Progress
+from rich.table import Table
+
+from auditflow.cli.context import EnvironmentFactory
+from auditflow.rules.finding import dec_display
+from auditflow.rules.runner import CheckReport, parse_rules, run_rules
+
+EXIT_OK, EXIT_FINDINGS = 0, 1
+
+
+def run_check(args) -> int:
+    rules = parse_rules(args.rules)
+    factory = EnvironmentFactory(args)
+    targets = args.filings or [None]
+    reports: list[CheckReport] = []
+    err = Console(stderr=True)
+    with Progress(console=err, transient=True, disable=len(targets) < 2) as progress:
+        task = progress.add_task("checking filings", total=len(targets))
+        for t in targets:
+            env = factory.build(t)
+            reports.append(run_rules(env, rules, data_root=factory.data_root))
+            progress.advance(task)
+    if args.format == "json":
+        doc = reports[0].to_json() if len(reports) == 1 else {"filings": [r.to_json() for r in reports]}
+        json.dump(doc, sys.stdout, indent=2, sort_keys=True)
+        sys.stdout.write("\n")
+    else:
+        console = Console()
+        for r in reports:
+            render_table(console, r)
+    if args.xlsx:
+        from auditflow.cli.workpaper import write_workpaper
+
+        write_workpaper(reports, args.xlsx)
+    if getattr(args, "exit_zero", False):
+        return EXIT_OK
+    return EXIT_FINDINGS if any(r.findings for r in reports) else EXIT_OK
+
+
+def render_table(console: Console, report: CheckReport) -> None:
+    console.rule(f"[bold]{escape(report.filing)}")
+    summary = Table(title="DQC rules", show_lines=False)
+    for col in ("rule", "findings", "consistent", "not applicable"):
+        summary.add_column(col, justify="right" if col != "rule" else "left")
+    for rule, res in report.results.items():
+        summary.add_row(f"DQC.US.{rule}", str(len(res.findings)), str(res.consistent), str(res.not_applicable))
+    console.print(summary)
+    for rule, res in report.results.items():
+        if not res.findings:
+            continue
+        t = Table(title=f"DQC.US.{rule} findings", expand=True)
+        for col in ("code", "concept", "period", "dimensions", "reported", "expected", "difference"):
+            t.add_column(col, overflow="fold", justify="right" if col in ("reported", "expected", "difference") else "left")
+        for f in res.findings:
+            diff = f.reported - f.expected if f.reported is not None and f.expected is not None else None
+            dims = ", ".join(f"{a}={m}" for a, m in f.dimensions)
+            t.add_row(f.code, str(f.concept), str(f.period), dims, _n(f.reported), _n(f.expected), _n(diff))
+        console.print(t)
+    for w in report.to_json()["warnings"]:
+        console.print(f"[yellow]warning[/yellow] {escape(w)}")
+
+
+def _n(d) -> str:
+    return "" if d is None else dec_display(d)
