@@ -115,7 +115,7 @@ def _read_header(root: etree._Element, name: str, out: ParsedInstance) -> None:
                 c = parse_context(el, name)
                 out.contexts[c.id] = c
             elif el.tag == f"{{{XBRLI}}}unit":
-                u = parse_unit(el, name)
+                u = parse_unit(el, name, out.warnings)  # tolerates an undeclared iso4217 prefix, warning
                 out.units[u.id] = u
 
 
@@ -175,7 +175,8 @@ def _transform(el: etree._Element, text: str) -> str:
     try:
         return apply_transform(QName.parse(fmt, el.nsmap), text)
     except ValueError as exc:  # TransformError, or an undeclared prefix in the format QName
-        raise _FactProblem("ix-transform", f"cannot read {_short(text)} with format {fmt!r}: {exc}; fact skipped") from None
+        message = f"cannot read {_short(text)} with format {fmt!r}: {exc}; fact skipped"
+        raise _FactProblem("ix-transform", message) from None
 
 
 def _short(text: str, limit: int = 80) -> str:
@@ -193,7 +194,8 @@ def _numeric_value(el: etree._Element) -> str:
             value = "INF" if value.startswith("-") else "-INF"
         return value
     if not _UNSIGNED_DECIMAL.fullmatch(value):
-        raise _FactProblem("ix-transform", f"{_short(text)} gives {_short(value)}, not an unsigned number; fact skipped")
+        message = f"{_short(text)} gives {_short(value)}, not an unsigned number; fact skipped"
+        raise _FactProblem("ix-transform", message)
     try:
         scale = int(el.get("scale") or 0)
     except ValueError:

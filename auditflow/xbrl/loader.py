@@ -10,7 +10,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Callable
 
-from auditflow.errors import MalformedXBRLError
+from auditflow.errors import InputError, MalformedXBRLError
 from auditflow.xbrl.discovery import find_entry_documents
 from auditflow.xbrl.dts import DTSWalker
 from auditflow.xbrl.duplicates import find_duplicates
@@ -18,6 +18,7 @@ from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.instance import ParsedInstance, parse_instance
 from auditflow.xbrl.linkbase import effective_arcs
 from auditflow.xbrl.model import Concept, Fact, Warning_
+from auditflow.xbrl.prefix_repair import prefixes_from_schema, repair, schema_ref, undeclared_prefixes
 from auditflow.xbrl.qname import QName
 from auditflow.xbrl.safexml import parse_xml
 from auditflow.xbrl.source import PackageSource
@@ -71,12 +72,32 @@ def load_filing(path: str | Path, *, external_resolver: ExternalResolver | None 
 
 
 def _parse_entry(src: PackageSource, kind: str, locations: tuple[str, ...]) -> ParsedInstance:
-    roots = [(loc, parse_xml(src.read(loc), name=loc)) for loc in locations]
-    if kind == "inline":
-        from auditflow.xbrl.inline import parse_inline
+    if kind != "inline":
+        return parse_instance(parse_xml(src.read(locations[0]), name=locations[0]), document=locations[0])
+    from auditflow.xbrl.inline import parse_inline
 
-        return parse_inline(roots)
-    return parse_instance(roots[0][1], document=roots[0][0])
+    roots, repairs = [], []
+    for loc in locations:
+        data = src.read(loc)
+        root = parse_xml(data, name=loc)
+        missing = undeclared_prefixes(data, root)
+        if missing:
+            root, warning = repair(data, missing, _schema_prefixes(src, data, loc), name=loc)
+            repairs.append(warning)
+        roots.append((loc, root))
+    parsed = parse_inline(roots)
+    parsed.warnings[:0] = repairs
+    return parsed
+
+
+def _schema_prefixes(src: PackageSource, data: bytes, loc: str) -> dict[str, str]:
+    href = schema_ref(data)
+    if not href:
+        return {}
+    try:
+        return prefixes_from_schema(parse_xml(src.read(src.resolve(href, loc)), name=href))
+    except InputError:
+        return {}
 
 
 def _take_instance(filing: Filing, parsed: ParsedInstance) -> None:

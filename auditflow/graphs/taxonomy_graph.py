@@ -1,0 +1,490 @@
+"""The STATIC taxonomy graph: what the standard taxonomies say, independent of any filing.
+
+Rules compare a filing with the published taxonomies (calculation parents, dimension defaults,
+presentation groups), so every calculation/definition/presentation/label linkbase of every package
+is read once into one graph of concepts. Reading ~45 MB of XML takes seconds, but a verifier runs
+often, so the result is cached on disk in a compact, code-free form (string table + int arrays) that
+loads in milliseconds; the query API runs on those arrays and the networkx view is built only when
+asked for.
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import io
+import os
+import pickle
+import re
+import tempfile
+from array import array
+from decimal import Decimal
+from pathlib import Path
+from typing import Callable
+from urllib.parse import urljoin
+
+from auditflow.errors import InputError
+from auditflow.xbrl.linkbase import LinkbaseContent, effective_arcs, read_links
+from auditflow.xbrl.model import CALCULATION, DEFINITION, PRESENTATION, Arc, Concept, Label, RoleType
+from auditflow.xbrl.packages import TaxonomySet, canonical_url
+from auditflow.xbrl.qname import QName, namespace_family, namespace_year, standard_prefix
+from auditflow.xbrl.safexml import parse_xml
+from auditflow.xbrl.schema import read_schema
+
+CODE_VERSION = "1"  # bump whenever the packed layout or the build rules change
+CACHE_ENV = "AUDITFLOW_CACHE_DIR"
+STANDARD_LABEL = "http://www.xbrl.org/2003/role/label"
+KINDS = (CALCULATION, DEFINITION, PRESENTATION)
+EDGE_COLS = ("src", "tgt", "kind", "arcrole", "role", "order", "weight", "pref", "trole", "closed", "ctx", "usable", "doc")
+_MAGIC = b"AFTAXGRAPH\x01\n"
+_SKIP_NAME = re.compile(r"[-_](ref|doc)[-_.]")  # reference/documentation linkbases: huge and unused here
+_LINKBASE_NAME = re.compile(r"-(cal|def|pre|lab)-")
+
+# progress(done, total, what): called as files are read during a cold build
+Progress = Callable[[int, int, str], None]
+
+
+# ---------------------------------------------------------------------------------------------------
+# building
+# ---------------------------------------------------------------------------------------------------
+class _Builder:
+    """Reads every source of a TaxonomySet; prohibition/override is applied per source (package)."""
+
+    def __init__(self, tset: TaxonomySet, progress: Progress | None) -> None:
+        self.tset, self.progress = tset, progress
+        self.concepts: dict[str, Concept] = {}
+        self.arcs: list[Arc] = []
+        self.labels: dict[str, dict[str, tuple[int, str]]] = {}
+        self.roles: dict[str, RoleType] = {}
+        self.warnings: list[str] = []
+        self.unresolved: list[str] = []
+        self._joins: dict[tuple[str, str], str] = {}
+        self._done, self._total = 0, 0
+
+    def run(self) -> dict:
+        plan = []
+        for src in self.tset.sources:
+            files = [f for f in src.files() if not f.startswith("META-INF/") and not _SKIP_NAME.search(f.rsplit("/", 1)[-1])]
+            plan.append((src, [f for f in files if f.endswith(".xsd")], [f for f in files if f.endswith(".xml")]))
+        self._total = sum(len(s) + len(x) for _, s, x in plan)
+        embedded = [self._schemas(src, xsds) for src, xsds, _ in plan]  # all schemas first: exact locators
+        for (src, _, xmls), roots in zip(plan, embedded):
+            content = LinkbaseContent()
+            for rel in xmls:
+                self._linkbase(src, rel, content)
+            for url, root in roots:
+                read_links(root, document=url, locate=self._locator(url), resolve=self.tset.concept_for_locator, into=content)
+            self.arcs.extend(effective_arcs(content.arcs))
+            self._add_labels(content.labels)
+            self.unresolved.extend(content.unresolved_locators)
+        if self.unresolved:
+            sample = ", ".join(sorted(set(self.unresolved))[:3])
+            self.warnings.append(f"{len(self.unresolved)} locators name no known concept and were dropped (e.g. {sample})")
+        return _pack(self)
+
+    def _tick(self, what: str) -> None:
+        self._done += 1
+        if self.progress is not None:
+            self.progress(self._done, self._total, what)
+
+    def _schemas(self, src, xsds: list[str]) -> list[tuple[str, object]]:
+        """Concepts and role types of every schema; returns the roots that embed linkbases."""
+        embedded = []
+        for rel in xsds:
+            self._tick(src.describe(rel))
+            url = src.url_for(rel) or src.describe(rel)
+            try:
+                root = parse_xml(src.read_member(rel), name=src.describe(rel))
+            except InputError as exc:
+                self.warnings.append(str(exc))
+                continue
+            info = read_schema(root, location=url)
+            hit = self.tset.locate(url)
+            if hit is not None and hit[0] is src and hit[1] == rel:
+                self.tset.remember_schema(url, info)
+            for c in info.by_name.values():
+                self.concepts.setdefault(c.qname.clark(), c)
+            for uri, rt in info.roles.items():
+                self.roles.setdefault(uri, rt)
+            if info.has_embedded_linkbases:
+                embedded.append((url, root))
+        return embedded
+
+    def _linkbase(self, src, rel: str, content: LinkbaseContent) -> None:
+        self._tick(src.describe(rel))
+        data = src.read_member(rel)
+        if not _LINKBASE_NAME.search(rel) and b"linkbase" not in data[:4096]:
+            return
+        try:
+            root = parse_xml(data, name=src.describe(rel))
+        except InputError as exc:
+            self.warnings.append(str(exc))
+            return
+        if isinstance(root.tag, str) and root.tag.endswith("}linkbase"):
+            url = src.url_for(rel) or src.describe(rel)
+            read_links(root, document=url, locate=self._locator(url), resolve=self.tset.concept_for_locator, into=content)
+
+    def _locator(self, base: str) -> Callable[[str], tuple[str, str]]:
+        """href -> (canonical schema URL, fragment), joining each distinct document href once."""
+        joins = self._joins
+
+        def locate(href: str) -> tuple[str, str]:
+            doc, _, frag = href.partition("#")
+            url = joins.get((base, doc))
+            if url is None:
+                url = joins[(base, doc)] = canonical_url(urljoin(base, doc))
+            return url, frag
+
+        return locate
+
+    def _add_labels(self, labels: list[Label]) -> None:
+        for lab in labels:
+            rank = 0 if lab.lang.lower() == "en-us" else 1 if lab.lang.lower().startswith("en") else 2
+            per = self.labels.setdefault(lab.concept.clark(), {})
+            if lab.role not in per or rank < per[lab.role][0]:
+                per[lab.role] = (rank, lab.text)
+            if lab.concept.clark() not in self.concepts:
+                self.concepts[lab.concept.clark()] = Concept(qname=lab.concept, source="locator")
+
+
+def _pack(b: _Builder) -> dict:
+    """Turn the builder's objects into builtins only (str/int/bytes/tuples): fast and safe to unpickle."""
+    for a in b.arcs:
+        for q in (a.source, a.target):
+            if q.clark() not in b.concepts:
+                b.concepts[q.clark()] = Concept(qname=q, source="locator")
+    nodes = sorted(b.concepts)
+    index = {c: i for i, c in enumerate(nodes)}
+    strings: list[str] = []
+    sidx: dict[str, int] = {}
+
+    def s(v: str | None) -> int:
+        if v is None:
+            return -1
+        i = sidx.get(v)
+        if i is None:
+            i = sidx[v] = len(strings)
+            strings.append(v)
+        return i
+
+    interned: dict = {}
+    rows = [tuple(interned.setdefault(v, v) for v in _concept_row(b.concepts[c])) for c in nodes]
+    keyed = sorted(
+        ((index[a.source.clark()], KINDS.index(a.kind), a.role, a.order, index[a.target.clark()], a) for a in b.arcs),
+        key=lambda t: t[:5],
+    )
+    arcs = [t[5] for t in keyed]
+    src, kind, tgt = [t[0] for t in keyed], [t[1] for t in keyed], [t[4] for t in keyed]
+    columns = (src, tgt, kind, [s(a.arcrole) for a in arcs], [s(a.role) for a in arcs], [s(str(a.order)) for a in arcs],
+               [s(None if a.weight is None else str(a.weight)) for a in arcs], [s(a.preferred_label) for a in arcs],
+               [s(a.target_role) for a in arcs], [-1 if a.closed is None else int(a.closed) for a in arcs],
+               [s(a.context_element) for a in arcs], [int(a.usable) for a in arcs], [s(a.document) for a in arcs])
+    cols = {k: array("i", v) for k, v in zip(EDGE_COLS, columns)}
+    in_perm = array("i", sorted(range(len(keyed)), key=lambda e: (tgt[e], kind[e], keyed[e][2], keyed[e][3], src[e])))
+    labels = {index[c]: tuple((s(role), text) for role, (_, text) in sorted(per.items())) for c, per in b.labels.items()}
+    kinds = [kind.count(k) for k in range(3)]
+    return {
+        "version": CODE_VERSION, "fingerprint": b.tset.fingerprint(), "nodes": nodes, "rows": rows, "strings": strings,
+        "edges": {k: v.tobytes() for k, v in cols.items()},
+        "out_start": _starts(cols["src"], len(nodes)).tobytes(), "in_perm": in_perm.tobytes(),
+        "in_start": _starts([tgt[e] for e in in_perm], len(nodes)).tobytes(),
+        "labels": labels, "roles": [(r.uri, r.definition, r.used_on) for r in b.roles.values()],
+        "warnings": b.warnings,
+        "counts": {"concepts": len(nodes), "calc_arcs": kinds[0], "def_arcs": kinds[1], "pre_arcs": kinds[2],
+                   "labels": sum(len(v) for v in labels.values())},
+    }
+
+
+def _concept_row(c: Concept) -> tuple:
+    return (c.qname.prefix, c.id, c.balance, c.period_type, c.data_type, c.abstract, c.substitution_group, c.nillable, c.source)
+
+
+def _starts(keys: list[int], n: int) -> array:
+    """CSR offsets: edges of node i are [starts[i], starts[i+1]) in a list sorted by node."""
+    starts = array("i", bytes(4 * (n + 1)))
+    for k in keys:
+        starts[k + 1] += 1
+    for i in range(n):
+        starts[i + 1] += starts[i]
+    return starts
+
+
+def build_taxonomy_graph(tset: TaxonomySet, *, progress: Progress | None = None) -> TaxonomyGraph:
+    """Read every linkbase and element schema of ``tset`` into a graph (the slow, cold path)."""
+    return TaxonomyGraph(_Builder(tset, progress).run())
+
+
+# ---------------------------------------------------------------------------------------------------
+# querying
+# ---------------------------------------------------------------------------------------------------
+def _ints(b: bytes) -> array:
+    a = array("i")
+    a.frombytes(b)
+    return a
+
+
+def _bridge_note(src_ns: str, dst_ns: str) -> str:
+    name = standard_prefix(src_ns) or namespace_family(src_ns)
+    return f"{name} {src_ns.rsplit('/', 1)[-1]} concept bridged to the {dst_ns.rsplit('/', 1)[-1]} taxonomy by local name"
+
+
+class TaxonomyGraph:
+    """Concepts and effective relationships of the standard taxonomies.
+
+    Queries accept filing QNames: a concept of another year of the same taxonomy (us-gaap 2023) is
+    bridged by local name to the taxonomy's node (us-gaap 2024); results are taxonomy QNames.
+    """
+
+    def __init__(self, data: dict, *, from_cache: bool = False) -> None:
+        self._data, self.from_cache = data, from_cache
+        self.fingerprint: str = data["fingerprint"]
+        self.warnings: list[str] = list(data["warnings"])
+        self._nodes: list[str] = data["nodes"]
+        self._rows: list[tuple] = data["rows"]
+        self._strings: list[str] = data["strings"]
+        self._index = {c: i for i, c in enumerate(self._nodes)}
+        self._e = {k: _ints(v) for k, v in data["edges"].items()}
+        self._out_start, self._in_perm, self._in_start = (_ints(data[k]) for k in ("out_start", "in_perm", "in_start"))
+        self._labels: dict[int, tuple] = data["labels"]
+        self._qnames: list[QName | None] = [None] * len(self._nodes)
+        self._concepts: dict[int, Concept] = {}
+        self._decimals: dict[int, Decimal] = {}
+        self._family: dict[tuple[str, str], list[int]] | None = None
+        self._search: list[tuple[int, str, str]] | None = None
+        self._roles: dict[str, RoleType] | None = None
+        self._nx = None
+
+    # -- nodes ------------------------------------------------------------------------------------------
+    def _qname(self, i: int) -> QName:
+        q = self._qnames[i]
+        if q is None:
+            q = self._qnames[i] = QName.from_clark(self._nodes[i], self._rows[i][0])
+        return q
+
+    def _concept(self, i: int) -> Concept:
+        c = self._concepts.get(i)
+        if c is None:
+            p, cid, bal, pt, dt, ab, sg, nl, src = self._rows[i]
+            c = self._concepts[i] = Concept(self._qname(i), cid, bal, pt, dt, ab, sg, nl, src)
+        return c
+
+    def _nearest(self, q: QName) -> int | None:
+        """Same family and local name, nearest year (ties go to the newer taxonomy)."""
+        if self._family is None:
+            fam_of: dict[str, str] = {}
+            self._family = {}
+            for i, clark in enumerate(self._nodes):
+                ns, _, local = clark[1:].partition("}") if clark.startswith("{") else ("", "", clark)
+                fam = fam_of.get(ns) or fam_of.setdefault(ns, namespace_family(ns))
+                self._family.setdefault((fam, local), []).append(i)
+        cands = self._family.get((namespace_family(q.namespace), q.local))
+        if not cands:
+            return None
+        year = namespace_year(q.namespace) or 0
+        return min(cands, key=lambda i: (abs((namespace_year(self._qname(i).namespace) or 0) - year),
+                                         -(namespace_year(self._qname(i).namespace) or 0)))
+
+    def _node(self, q: QName | str) -> int | None:
+        q = QName.from_clark(q) if isinstance(q, str) else q
+        i = self._index.get(q.clark())
+        return i if i is not None else self._nearest(q)
+
+    def bridge(self, q: QName) -> tuple[QName | None, str | None]:
+        """The taxonomy's QName for ``q`` and, when another year's concept was matched, why."""
+        i = self._index.get(q.clark())
+        if i is not None:
+            return self._qname(i), None
+        j = self._nearest(q)
+        if j is None:
+            return None, None
+        t = self._qname(j)
+        return t, _bridge_note(q.namespace, t.namespace)
+
+    def concept(self, q: QName | str) -> Concept | None:
+        i = self._node(q)
+        return None if i is None else self._concept(i)
+
+    def __contains__(self, q: QName) -> bool:
+        return self._node(q) is not None
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+    def counts(self) -> dict[str, int]:
+        return dict(self._data["counts"])
+
+    # -- relationships ------------------------------------------------------------------------------------
+    def _dec(self, sid: int) -> Decimal | None:
+        if sid < 0:
+            return None
+        d = self._decimals.get(sid)
+        if d is None:
+            d = self._decimals[sid] = Decimal(self._strings[sid])
+        return d
+
+    def _edges(self, q: QName | str, kind: int, role: str | None, incoming: bool = False) -> list[int]:
+        i = self._node(q)
+        if i is None:
+            return []
+        e, st = self._e, self._in_start if incoming else self._out_start
+        idx = self._in_perm[st[i]:st[i + 1]] if incoming else range(st[i], st[i + 1])
+        return [x for x in idx if e["kind"][x] == kind and (role is None or self._strings[e["role"][x]] == role)]
+
+    def _str(self, sid: int) -> str | None:
+        return None if sid < 0 else self._strings[sid]
+
+    def calc_children(self, q: QName, role: str | None = None) -> list[tuple[str, QName, Decimal | None, Decimal]]:
+        """(role, child, weight, order) of the summation-item arcs leaving ``q``, ordered by role, order."""
+        e = self._e
+        return [(self._strings[e["role"][x]], self._qname(e["tgt"][x]), self._dec(e["weight"][x]), self._dec(e["order"][x]))
+                for x in self._edges(q, 0, role)]
+
+    def calc_parents(self, q: QName, role: str | None = None) -> list[tuple[str, QName, Decimal | None, Decimal]]:
+        """(role, parent, weight, order) of the summation-item arcs reaching ``q``."""
+        e = self._e
+        return [(self._strings[e["role"][x]], self._qname(e["src"][x]), self._dec(e["weight"][x]), self._dec(e["order"][x]))
+                for x in self._edges(q, 0, role, incoming=True)]
+
+    def presentation_children(self, q: QName, role: str | None = None) -> list[tuple[str, QName, Decimal, str | None]]:
+        """(role, child, order, preferred label) of the parent-child arcs leaving ``q``."""
+        e = self._e
+        return [(self._strings[e["role"][x]], self._qname(e["tgt"][x]), self._dec(e["order"][x]), self._str(e["pref"][x]))
+                for x in self._edges(q, 2, role)]
+
+    def _arc(self, x: int) -> Arc:
+        e = self._e
+        closed = e["closed"][x]
+        return Arc(
+            kind=KINDS[e["kind"][x]], arcrole=self._strings[e["arcrole"][x]], role=self._strings[e["role"][x]],
+            source=self._qname(e["src"][x]), target=self._qname(e["tgt"][x]), order=self._dec(e["order"][x]),
+            weight=self._dec(e["weight"][x]), preferred_label=self._str(e["pref"][x]), target_role=self._str(e["trole"][x]),
+            closed=None if closed < 0 else bool(closed), context_element=self._str(e["ctx"][x]),
+            usable=bool(e["usable"][x]), document=self._str(e["doc"][x]) or "",
+        )
+
+    def definition_arcs(self, q: QName, arcrole: str | None = None, role: str | None = None, *, incoming: bool = False) -> list[Arc]:
+        """Definition arcs leaving (or, with ``incoming``, reaching) ``q``, optionally by arcrole and role."""
+        return [a for a in (self._arc(x) for x in self._edges(q, 1, role, incoming)) if arcrole is None or a.arcrole == arcrole]
+
+    def labels(self, q: QName) -> dict[str, str]:
+        i = self._node(q)
+        return {} if i is None else {self._strings[r]: t for r, t in self._labels.get(i, ())}
+
+    def roles(self) -> dict[str, RoleType]:
+        if self._roles is None:
+            self._roles = {u: RoleType(u, d, tuple(used)) for u, d, used in self._data["roles"]}
+        return dict(self._roles)
+
+    # -- search -------------------------------------------------------------------------------------------
+    def search(self, text: str, limit: int = 10) -> list[QName]:
+        """Concepts whose local name or standard label contains ``text`` (case-insensitive), best
+        first; topped up with difflib's close matches of the local name for typos."""
+        needle = " ".join(text.lower().split())
+        if not needle:
+            return []
+        if self._search is None:
+            std = self._strings.index(STANDARD_LABEL) if STANDARD_LABEL in self._strings else -2
+            self._search = [(i, c.rsplit("}", 1)[-1].lower(), next((t.lower() for r, t in self._labels.get(i, ()) if r == std), ""))
+                            for i, c in enumerate(self._nodes)]
+        squashed = needle.replace(" ", "")
+        scored = []
+        for i, local, label in self._search:
+            rank = (0 if local == squashed else 1 if local.startswith(squashed) else 2 if squashed in local
+                    else 3 if needle in label else None)
+            if rank is not None:
+                scored.append((rank, len(local), -(namespace_year(self._qname(i).namespace) or 0), local, i))
+        hits = [i for *_, i in sorted(scored)][:limit]
+        if len(hits) < limit:
+            by_local: dict[str, list[int]] = {}
+            for i, local, _ in self._search:
+                by_local.setdefault(local, []).append(i)
+            for m in difflib.get_close_matches(squashed, list(by_local), n=limit, cutoff=0.7):
+                hits.extend(i for i in by_local[m] if i not in hits)
+        return [self._qname(i) for i in hits[:limit]]
+
+    # -- networkx -----------------------------------------------------------------------------------------
+    @property
+    def nx(self):
+        """A ``networkx.MultiDiGraph`` view (nodes: clark strings with a ``concept`` attr), built on
+        first access because the query API does not need it and building it costs ~a second."""
+        if self._nx is None:
+            import networkx
+
+            g = networkx.MultiDiGraph()
+            g.add_nodes_from((c, {"concept": self._concept(i)}) for i, c in enumerate(self._nodes))
+            attrs = ("kind", "arcrole", "role", "order", "weight", "preferred_label", "target_role", "closed", "context_element", "usable")
+            g.add_edges_from(
+                (a.source.clark(), a.target.clark(), {k: getattr(a, k) for k in attrs})
+                for a in (self._arc(x) for x in range(len(self._e["src"])))
+            )
+            self._nx = g
+        return self._nx
+
+
+# ---------------------------------------------------------------------------------------------------
+# disk cache
+# ---------------------------------------------------------------------------------------------------
+class _BuiltinsOnly(pickle.Unpickler):
+    """The cache holds builtins only, so refusing every global makes a tampered file inert."""
+
+    def find_class(self, module: str, name: str):
+        raise pickle.UnpicklingError(f"the taxonomy cache may not reference {module}.{name}")
+
+
+def default_cache_dir() -> Path:
+    return Path(os.environ.get(CACHE_ENV) or "~/.cache/auditflow/taxonomy").expanduser()
+
+
+def cache_path(cache_dir: Path, fingerprint: str) -> Path:
+    return Path(cache_dir) / f"taxonomy-graph-v{CODE_VERSION}-{fingerprint[:32]}.pickle"
+
+
+def _read_cache(path: Path, fingerprint: str) -> dict | None:
+    """The cached data, or None when missing, corrupt (digest mismatch), stale or unreadable."""
+    try:
+        blob = path.read_bytes()
+        head, digest, payload = blob[: len(_MAGIC)], blob[len(_MAGIC): len(_MAGIC) + 32], blob[len(_MAGIC) + 32:]
+        if head != _MAGIC or hashlib.sha256(payload).digest() != digest:
+            return None
+        data = _BuiltinsOnly(io.BytesIO(payload)).load()
+        if isinstance(data, dict) and data.get("version") == CODE_VERSION and data.get("fingerprint") == fingerprint:
+            return data
+    except Exception:  # noqa: BLE001 - any unreadable cache is simply rebuilt
+        return None
+    return None
+
+
+def _write_cache(path: Path, data: dict) -> str | None:
+    """Write atomically (temp file + os.replace); returns a warning instead of failing the run."""
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        payload = pickle.dumps(data, protocol=5)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".taxonomy-graph-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+        return None
+    except OSError as exc:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        return f"could not write the taxonomy graph cache {path}: {exc.strerror or exc}"
+
+
+def load_taxonomy_graph(tset: TaxonomySet, *, cache_dir: Path | None = None, progress: Progress | None = None) -> TaxonomyGraph:
+    """The taxonomy graph of ``tset``, from the disk cache when its fingerprint matches, else built
+    (and cached). Default cache dir: ``$AUDITFLOW_CACHE_DIR`` or ``~/.cache/auditflow/taxonomy``."""
+    fp = tset.fingerprint()
+    path = cache_path(Path(cache_dir) if cache_dir is not None else default_cache_dir(), fp)
+    data = _read_cache(path, fp)
+    if data is not None:
+        try:
+            return TaxonomyGraph(data, from_cache=True)
+        except Exception:  # noqa: BLE001 - a cache from a buggy writer: rebuild rather than crash
+            pass
+    graph = build_taxonomy_graph(tset, progress=progress)
+    problem = _write_cache(path, graph._data)
+    if problem:
+        graph.warnings.append(problem)
+    return graph

@@ -1,0 +1,403 @@
+"""DQC.US.0117 — Financial Statement Tables Dimensional Cross Check (docs/dqc-rules.md section 3).
+
+Implementation choices for the spec's open points (pinned by tests/rules/test_dqc_0117.py):
+
+* Facts: non-nil, numeric, monetary (unit = one ISO 4217 measure). Duplicates (same concept, entity,
+  period, unit measures and dimensions) are evaluated once: the first in document order is kept and
+  an inconsistent duplicate is reported as a warning.
+* Alignment (D4) = concept, period, unit measures (not the unit id), entity scheme and identifier.
+* "Fact in cube C" (D3) = :meth:`Cube.is_valid` (closed validity against that one hypercube).
+* Period filter: the total's period is an instant or lasts exactly P days; forever periods never.
+* T_0117: t = min(dmin, 5) where dmin is the smallest finite decimals of the member facts (INF or
+  missing decimals count as +infinity; all of them INF -> 5); the total's decimals do not enter; k = 2;
+  rounding is half-even (see :func:`auditflow.rules.statements.round_decimals`).
+* 10093: "Y = the other axis (first one found)" = the other axis of the first fact, in document
+  order, with exactly {X = s, Y}. Evidence/message members are listed in document order.
+* Records: one per (cube, axis, line item, period, unit[, first-axis member for 10093]) that has a
+  fact on the axis or an in-scope total. NOT_APPLICABLE reasons start with a fixed category
+  ("no total", "sub-total guard", "parenthetical guard", "notes guard", "no member facts",
+  "legal entity axis", "form not in scope", "no reporting period").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Callable, Mapping
+
+from auditflow.graphs.dimensions import Axis, Cube
+from auditflow.graphs.environment import AuditEnvironment
+from auditflow.rules.applicability import rule_applies
+from auditflow.rules.dqc_0015 import period_text
+from auditflow.rules.finding import (
+    CheckRecord, EvidenceItem, Finding, Outcome, RuleResult, dec_display, dims_text, render_message,
+)
+from auditflow.rules.resources import load_form_lookup
+from auditflow.rules.statements import (
+    decimals_value, is_notes_cube, is_parenthetical_cube, statement_cubes, tolerance_check,
+)
+from auditflow.xbrl.filing import DEI_LOCALS_DOCUMENT_TYPE
+from auditflow.xbrl.model import Context, Fact, Member, Period
+from auditflow.xbrl.qname import QName, standard_prefix
+
+RULE = "0117"
+CODE_9574 = "DQC.US.0117.9574"
+CODE_10093 = "DQC.US.0117.10093"
+K = 2
+DECIMALS_CAP = 5
+VERSION = "AuditFlow DQC.US.0117 (docs/dqc-rules.md section 3)"
+AXES_IN_SCOPE = frozenset({
+    "StatementClassOfStockAxis", "ProductOrServiceAxis", "PropertyPlantAndEquipmentByTypeAxis",
+    "LongtermDebtTypeAxis", "RelatedPartyTransactionsByRelatedPartyAxis", "StatementBusinessSegmentsAxis",
+    "LimitedPartnersCapitalAccountByClassAxis", "PartnerTypeOfPartnersCapitalAccountAxis",
+    "FiniteLivedIntangibleAssetsByMajorClassAxis", "FinancialInstrumentAxis",
+    "InformationByCategoryOfDebtSecurityAxis",
+})
+LEGAL_ENTITY_AXIS = "LegalEntityAxis"
+PRODUCT_OR_SERVICE_AXIS = "ProductOrServiceAxis"
+REVENUE_606 = ("RevenueFromContractWithCustomerExcludingAssessedTax", "RevenueFromContractWithCustomerIncludingAssessedTax")
+NONINTEREST_INCOME = "NoninterestIncome"
+REVENUES = "Revenues"
+
+TEXT_NONINTEREST_PRIMARY = (
+    " NoninterestIncome is a line item of this statement, so 606 revenue by product or service is only "
+    "reported when its members add up to more than the 606 total."
+)
+TEXT_REVENUES_BREAKDOWN = (
+    " The statement reports Revenues: break Revenues into its 606 and non-606 items in the calculation "
+    "linkbase (at least two children, one of them a 606 revenue concept)."
+)
+TEXT_USE_NONINTEREST = (
+    " If the members include revenue outside ASC 606, use NoninterestIncome as the total rather "
+    "than a 606 revenue concept."
+)
+MESSAGE_9574 = (
+    "{statement}: {concept} is reported as {total}{unit} for {period}{total_dims}, but the members of {axis} "
+    "add up to {sum} (difference {diff}, allowed {allowed}). Members summed: {members}.{extra} "
+    "({code}; rule element id {element}; rule version: {version})"
+)
+MESSAGE_10093 = (
+    "{statement}: {concept} is reported as {total}{unit} for {period} with {first}, but the members of the "
+    "second axis {axis} under {first} add up to {sum} (difference {diff}, allowed {allowed}). "
+    "Members summed: {members}.{extra} ({code}; rule element id {element}; rule version: {version})"
+)
+
+
+@dataclass(frozen=True, eq=False)
+class _Item:
+    """One usable fact: monetary, non-nil, with its context resolved."""
+
+    fact: Fact
+    value: Decimal
+    ctx: Context
+    dims: Mapping[QName, Member]
+    group: tuple  # alignment key (D4), sortable
+    unit: str
+
+    @property
+    def period(self) -> Period:
+        return self.ctx.period
+
+
+@dataclass(eq=False)
+class _Group:
+    """The facts of one alignment that are valid in one cube, in document order."""
+
+    items: list[_Item]
+    by_dims: dict[frozenset, _Item] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for i in self.items:
+            self.by_dims.setdefault(frozenset(i.dims.items()), i)
+
+    def only(self, dims: Mapping[QName, Member]) -> _Item | None:
+        """The fact whose dimensions are exactly ``dims``."""
+        return self.by_dims.get(frozenset(dims.items()))
+
+
+def _period_key(p: Period) -> tuple[str, str, bool]:
+    return (p.start.isoformat() if p.start else "", p.end.isoformat() if p.end else "", p.forever)
+
+
+class _Facts:
+    """Usable facts of the filing, de-duplicated, grouped by alignment and by cube on demand."""
+
+    def __init__(self, env: AuditEnvironment) -> None:
+        self.warnings: list[str] = []
+        self.by_concept: dict[QName, list[_Item]] = {}
+        self._cubes: dict[int, dict[tuple, _Group]] = {}
+        seen: dict[tuple, _Item] = {}
+        for f in env.filing.facts:
+            item = self._item(env, f)
+            if item is None:
+                continue
+            first = seen.setdefault((item.group, item.ctx.dimensions), item)
+            if first is not item:
+                if first.value != item.value:
+                    self.warnings.append(
+                        f"inconsistent duplicates {first.fact.key} ({first.value}) and {f.key} ({item.value}) of "
+                        f"{f.concept}; the first was used")
+                continue
+            self.by_concept.setdefault(f.concept, []).append(item)
+
+    @staticmethod
+    def _item(env: AuditEnvironment, f: Fact) -> _Item | None:
+        if f.is_nil or f.unit_id is None or (value := f.number) is None:
+            return None
+        unit, ctx = env.filing.units.get(f.unit_id), env.filing.contexts.get(f.context_id)
+        if unit is None or ctx is None or not unit.is_monetary:
+            return None
+        measures = "*".join(q.clark() for q in unit.numerators)
+        group = (f.concept.clark(), _period_key(ctx.period), measures, ctx.entity_scheme, ctx.entity_id)
+        return _Item(f, value, ctx, ctx.dims_dict(), group, str(unit))
+
+    def in_cube(self, cube: Cube) -> dict[tuple, _Group]:
+        """Alignment key -> the facts valid in ``cube`` (D3)."""
+        if id(cube) not in self._cubes:
+            groups: dict[tuple, list[_Item]] = {}
+            for concept in sorted(cube.primary_items):
+                for i in self.by_concept.get(concept, ()):
+                    if cube.is_valid(i.fact.concept, i.ctx):
+                        groups.setdefault(i.group, []).append(i)
+            self._cubes[id(cube)] = {g: _Group(sorted(v, key=lambda i: i.fact.index)) for g, v in groups.items()}
+        return self._cubes[id(cube)]
+
+    def in_any(self, cubes: list[Cube]) -> dict[tuple, list[_Item]]:
+        """Alignment key -> facts valid in at least one of ``cubes`` (each fact once, document order)."""
+        out: dict[tuple, dict[int, _Item]] = {}
+        for cube in cubes:
+            for g, grp in self.in_cube(cube).items():
+                for i in grp.items:
+                    out.setdefault(g, {})[i.fact.index] = i
+        return {g: [v[k] for k in sorted(v)] for g, v in out.items()}
+
+
+@dataclass(eq=False)
+class _Case:
+    """One check: a statement cube, an in-scope axis and one alignment of facts valid in the cube."""
+
+    cube: Cube
+    axis: Axis
+    key: tuple
+    group: _Group
+    statement: str
+
+    @property
+    def x(self) -> QName:
+        return self.axis.qname
+
+    @property
+    def concept(self) -> QName:
+        return self.group.items[0].fact.concept
+
+    def where(self, first: str = "") -> str:
+        i = self.group.items[0]
+        return (f" [{self.statement}; {self.cube.hypercube}; axis {self.x}{first}; {i.fact.concept}; "
+                f"{period_text(i.period)}; {i.unit}]")
+
+
+def rule_0117(env: AuditEnvironment, *, data_root: Path | None = None) -> RuleResult:
+    """DQC.US.0117: on face-statement cubes, axis members must add up to the un-dimensioned total.
+
+    9574: for each statement cube C and in-scope axis X, each monetary line item/period/unit whose
+    un-dimensioned total is valid in C (period instant or P days, P = DocumentType period) must equal
+    the sum of its X-member facts (members under a reported ancestor pruned) within T_0117
+    (k = 2, decimals = min(member decimals, 5)); skipped by the sub-total, parenthetical and notes
+    guards; a 606 revenue total on ProductOrServiceAxis follows the 606 exception.
+    10093: a fact with X = s alone must equal the sum of the facts with exactly {X = s, Y = member}
+    (Y not LegalEntityAxis), with the sub-total guard one level down and the notes guard.
+    Runs when dei:DocumentType is in the form lookup (checked only when ``data_root`` is given) or absent.
+    """
+    filing = env.filing
+    if data_root is not None and not rule_applies(RULE, filing.document_type, load_form_lookup(data_root)):
+        reason = (f"form not in scope: document type {(filing.document_type or '').strip()!r} is not in the "
+                  f"DQC rule-form lookup for {RULE}")
+        return RuleResult(RULE, checks=(CheckRecord(RULE, Outcome.NOT_APPLICABLE, reason=reason),))
+    doc_type = filing.first_fact(DEI_LOCALS_DOCUMENT_TYPE)
+    ctx = filing.contexts.get(doc_type.context_id) if doc_type is not None else None
+    if ctx is None:
+        reason = "no reporting period: no dei:DocumentType fact (with a context), so the rule produces nothing (D6)"
+        return RuleResult(RULE, checks=(CheckRecord(RULE, Outcome.NOT_APPLICABLE, reason=reason),))
+    run = _Run(env, ctx.period.days)
+    for cube in statement_cubes(env):
+        for axis_q in sorted(cube.axes, key=QName.clark):
+            if axis_q.local in AXES_IN_SCOPE:
+                run.check_axis(cube, cube.axes[axis_q])
+    return RuleResult(RULE, tuple(run.findings), tuple(run.checks), tuple(run.facts.warnings))
+
+
+class _Run:
+    def __init__(self, env: AuditEnvironment, days: int) -> None:
+        self.env, self.days = env, days
+        self.facts = _Facts(env)
+        self.findings: list[Finding] = []
+        self.checks: list[CheckRecord] = []
+        cubes = sorted(env.dims.cubes, key=lambda c: (c.role, c.hypercube.clark()))
+        self.paren = self.facts.in_any([c for c in cubes if is_parenthetical_cube(c, env.role_definition(c.role))])
+        self.notes = self.facts.in_any([c for c in cubes if is_notes_cube(c, env.role_definition(c.role))])
+
+    def record(self, outcome: Outcome, case: _Case, reason: str, fact: _Item | None, first: str = "") -> None:
+        self.checks.append(CheckRecord(
+            RULE, outcome, case.concept, fact.fact.key if fact else None, fact.fact.context_id if fact else None,
+            reason + case.where(first)))
+
+    def in_scope(self, item: _Item) -> bool:
+        p = item.period
+        return p.is_instant or (not p.forever and p.days == self.days)
+
+    def check_axis(self, cube: Cube, axis: Axis) -> None:
+        statement = self.env.role_definition(cube.role) or cube.role
+        groups = self.facts.in_cube(cube)
+        for key in sorted(groups):
+            case = _Case(cube, axis, key, groups[key], statement)
+            self.check_9574(case)
+            self.check_10093(case)
+
+    # -- 9574 ------------------------------------------------------------------------------------
+    def check_9574(self, case: _Case) -> None:
+        x = case.x
+        on_axis = [i for i in case.group.items if x in i.dims]
+        total = case.group.only({})
+        if total is not None and not self.in_scope(total):
+            if not on_axis:
+                return
+            reason = f"no total: the un-dimensioned fact lasts {total.period.days} days, reporting period is {self.days}"
+            return self.record(Outcome.NOT_APPLICABLE, case, reason, total)
+        if total is None:
+            if on_axis:
+                self.record(Outcome.NOT_APPLICABLE, case, "no total: no un-dimensioned fact valid in the cube", on_axis[0])
+            return
+        reason = (self.subtotal_guard(case, {}, x, on_axis) or self.parenthetical_guard(case)
+                  or self.notes_guard(case, total, lambda i: set(i.dims) == {x}))
+        if reason:
+            return self.record(Outcome.NOT_APPLICABLE, case, reason, total)
+        members = self.members_9574(case)
+        if not members:
+            return self.record(Outcome.NOT_APPLICABLE, case, f"no member facts: no fact with {x} alone", total)
+        self.judge(case, total, members, CODE_9574, x)
+
+    def subtotal_guard(self, case: _Case, base: dict, axis: QName, on_axis: list[_Item]) -> str | None:
+        """Every ``axis`` member used together with a further axis needs its own fact (base + axis only)."""
+        wider = [i for i in on_axis if len(i.dims) > len(base) + 1 and all(i.dims.get(a) == m for a, m in base.items())]
+        missing = {str(i.dims[axis]) for i in wider if case.group.only({**base, axis: i.dims[axis]}) is None}
+        if not missing:
+            return None
+        return (f"sub-total guard: member(s) {', '.join(sorted(missing))} of {axis} are reported with further axes "
+                f"but without a fact of their own")
+
+    def parenthetical_guard(self, case: _Case) -> str | None:
+        hits = [i for i in self.paren.get(case.key, []) if set(i.dims) == {case.x}]
+        if not hits:
+            return None
+        return (f"parenthetical guard: {', '.join(i.fact.key for i in hits)} report(s) the line item with "
+                f"{case.x} alone on a parenthetical statement")
+
+    def notes_guard(self, case: _Case, total: _Item, match: Callable[[_Item], bool]) -> str | None:
+        """Skip when disclosure cubes repeat the breakdown and none of their values exceeds the total."""
+        fn = [i for i in self.notes.get(case.key, []) if match(i)]
+        if not fn or max(i.value for i in fn) > total.value:
+            return None
+        return (f"notes guard: {len(fn)} disclosure fact(s) with the same breakdown, largest "
+                f"{dec_display(max(i.value for i in fn))} <= total {dec_display(total.value)}")
+
+    def members_9574(self, case: _Case) -> list[_Item]:
+        """Facts with X = m alone for m below the domain, minus those under a reported ancestor."""
+        x, axis = case.x, case.axis
+        singles = {i.dims[x]: i for i in case.group.items if set(i.dims) == {x}}
+        out = []
+        for m, item in singles.items():
+            if m in axis.domains or m not in axis.members:
+                continue
+            if any(a in singles for a in axis.ancestors(m) if a not in axis.domains):
+                continue  # inside a reported subtotal
+            out.append(item)
+        return out
+
+    # -- 10093 -----------------------------------------------------------------------------------
+    def check_10093(self, case: _Case) -> None:
+        x = case.x
+        pairs = [i for i in case.group.items if len(i.dims) == 2 and x in i.dims]
+        firsts: dict[Member, _Item] = {}
+        for i in pairs:
+            firsts.setdefault(i.dims[x], i)
+        for s, first in firsts.items():
+            y = next(a for a in first.dims if a != x)
+            self.check_10093_member(case, s, y)
+
+    def check_10093_member(self, case: _Case, s: Member, y: QName) -> None:
+        x, label = case.x, f"={s}, second axis {y}"
+        total = case.group.only({x: s})
+        if total is None or not self.in_scope(total):
+            why = "no fact with it alone" if total is None else f"its fact lasts {total.period.days} days"
+            return self.record(Outcome.NOT_APPLICABLE, case, f"no total: {x}={s}: {why}", total, label)
+        if y.local == LEGAL_ENTITY_AXIS:
+            return self.record(Outcome.NOT_APPLICABLE, case, f"legal entity axis: {y} is not summed", total, label)
+        with_y = [i for i in case.group.items if y in i.dims and i.dims.get(x) == s]
+        match = lambda i: set(i.dims) == {x, y} and i.dims[x] == s  # noqa: E731
+        reason = self.subtotal_guard(case, {x: s}, y, with_y) or self.notes_guard(case, total, match)
+        if reason:
+            return self.record(Outcome.NOT_APPLICABLE, case, reason, total, label)
+        self.judge(case, total, [i for i in with_y if match(i)], CODE_10093, y, (x, s))
+
+    # -- comparison and reporting ------------------------------------------------------------------
+    def judge(self, case: _Case, total: _Item, members: list[_Item], code: str, axis: QName,
+              first: tuple[QName, Member] | None = None) -> None:
+        total_sum = sum((i.value for i in members), Decimal(0))
+        is_error, allowed = tolerance_check(total_sum, total.value, t_0117(members), K)
+        extra = ""
+        if code == CODE_9574 and _is_606_case(case, total):
+            is_error, extra = self.exception_606(case.cube, total_sum, total.value, is_error)
+        label = f"={first[1]}, second axis {axis}" if first else ""
+        if not is_error:
+            reason = f"consistent: members add up to {dec_display(total_sum)} (allowed difference {dec_display(allowed)})"
+            return self.record(Outcome.CONSISTENT, case, reason + extra, total, label)
+        self.record(Outcome.VIOLATION, case, f"violation: {code}", total, label)
+        self.findings.append(_finding(case, code, total, members, total_sum, allowed, axis, first, extra))
+
+    def exception_606(self, cube: Cube, total_sum: Decimal, total: Decimal, outside: bool) -> tuple[bool, str]:
+        """The 606 revenue exception: (is_error, explanatory text)."""
+        primary = {q.local: q for q in sorted(cube.primary_items) if standard_prefix(q.namespace) == "us-gaap"}
+        if NONINTEREST_INCOME in primary:
+            return outside and total_sum > total, TEXT_NONINTEREST_PRIMARY
+        if total_sum < total and REVENUES in primary:
+            children = self.env.index.calc_children(primary[REVENUES], cube.role)
+            if len(children) >= 2 and any(a.target.local in REVENUE_606 for a in children):
+                return False, " 606 exception: Revenues is broken into 606 and non-606 items in the calculation linkbase."
+            return outside, TEXT_REVENUES_BREAKDOWN
+        return outside, TEXT_USE_NONINTEREST
+
+
+def t_0117(members: list[_Item]) -> int:
+    """T_0117's decimals: the smallest member decimals (INF/missing = +infinity), capped at 5."""
+    finite = [d for i in members if (d := decimals_value(i.fact.decimals)) is not None]
+    return min(min(finite), DECIMALS_CAP) if finite else DECIMALS_CAP
+
+
+def _is_606_case(case: _Case, total: _Item) -> bool:
+    c = total.fact.concept
+    return case.x.local == PRODUCT_OR_SERVICE_AXIS and c.local in REVENUE_606 and standard_prefix(c.namespace) == "us-gaap"
+
+
+def _finding(case: _Case, code: str, total: _Item, members: list[_Item], total_sum: Decimal, allowed: Decimal,
+             axis: QName, first: tuple[QName, Member] | None, extra: str) -> Finding:
+    dims = total.ctx.dimensions
+    evidence = tuple(
+        EvidenceItem(concept=i.fact.concept, fact_id=i.fact.key, value=i.value, axis=axis, member=i.dims[axis],
+                     context_id=i.fact.context_id, decimals=i.fact.decimals, dimensions=i.ctx.dimensions,
+                     role=case.cube.role, note="member fact summed")
+        for i in members)
+    listed = "; ".join(f"{i.dims[axis]} = {dec_display(i.value)} ({dims_text(i.ctx.dimensions)})" for i in members)
+    common = dict(
+        statement=case.statement, concept=total.fact.concept, total=dec_display(total.value), unit=f" {total.unit}",
+        period=period_text(total.period), axis=axis, sum=dec_display(total_sum),
+        diff=dec_display(abs(total.value - total_sum)), allowed=dec_display(allowed), members=listed, extra=extra,
+        code=code, element=code.rsplit(".", 1)[-1], version=VERSION)
+    if first is None:
+        shown = dims_text(dims)
+        message = render_message(MESSAGE_9574, total_dims=f" with dimensions {shown}" if shown else "", **common)
+    else:
+        message = render_message(MESSAGE_10093, first=f"{first[0]}={first[1]}", **common)
+    return Finding(
+        code=code, rule=RULE, concept=total.fact.concept, fact_id=total.fact.key, context_id=total.fact.context_id,
+        period=total.period, dimensions=dims, unit=total.unit, decimals=total.fact.decimals, reported=total.value,
+        expected=total_sum, tolerance=allowed, message=message, evidence=evidence, role=case.statement)
