@@ -33,7 +33,7 @@ def run_check(args) -> int:
         json.dump(doc, sys.stdout, indent=2, sort_keys=True)
         sys.stdout.write("\n")
     else:
-        console = Console()
+        console = Console(width=None if sys.stdout.isatty() else 200)
         for r in reports:
             render_table(console, r)
     if args.xlsx:
@@ -56,7 +56,7 @@ def render_table(console: Console, report: CheckReport) -> None:
     for rule, res in report.results.items():
         if not res.findings:
             continue
-        t = Table(title=f"DQC.US.{rule} findings", expand=True)
+        t = Table(title=f"DQC.US.{rule} findings")
         for col in ("code", "concept", "period", "dimensions", "reported", "expected", "difference"):
             t.add_column(col, overflow="fold", justify="right" if col in ("reported", "expected", "difference") else "left")
         for f in res.findings:

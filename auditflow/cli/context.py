@@ -1,9 +1,10 @@
 """Shared CLI plumbing: resolving filing arguments and building environments once per run."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from auditflow.dataroot import data_root_or_none, resolve_data_root
+from auditflow.dataroot import ENV_VAR, data_root_or_none, resolve_data_root
 from auditflow.errors import InputError
 from auditflow.graphs.environment import AuditEnvironment, build_environment
 
@@ -33,7 +34,9 @@ class EnvironmentFactory:
     """Loads the taxonomy once and joins each filing to it."""
 
     def __init__(self, args) -> None:
-        self.data_root = resolve_data_root(args.data_root) if args.data_root else data_root_or_none()
+        explicit = args.data_root or os.environ.get(ENV_VAR)
+        # An explicitly named data root that is missing is an error; only the defaults are optional.
+        self.data_root = resolve_data_root(args.data_root) if explicit else data_root_or_none()
         self.taxonomy_set = None
         self.taxonomy = None
         if not getattr(args, "no_taxonomy", False) and (self.data_root is not None or args.taxonomy):

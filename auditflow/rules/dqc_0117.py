@@ -3,8 +3,9 @@
 Implementation choices for the spec's open points (pinned by tests/rules/test_dqc_0117.py):
 
 * Facts: non-nil, numeric, monetary (unit = one ISO 4217 measure). Duplicates (same concept, entity,
-  period, unit measures and dimensions) are evaluated once: the first in document order is kept and
-  an inconsistent duplicate is reported as a warning.
+  period, unit measures and dimensions) are evaluated once: the most precise is kept (ties: the
+  first in document order); duplicates that disagree after rounding to the lesser decimals are
+  reported as warnings (XBRL 2.1 inconsistent duplicates).
 * Alignment (D4) = concept, period, unit measures (not the unit id), entity scheme and identifier.
 * "Fact in cube C" (D3) = :meth:`Cube.is_valid` (closed validity against that one hypercube).
 * Period filter: the total's period is an instant or lasts exactly P days; forever periods never.
@@ -131,14 +132,20 @@ class _Facts:
             item = self._item(env, f)
             if item is None:
                 continue
-            first = seen.setdefault((item.group, item.ctx.dimensions), item)
-            if first is not item:
-                if first.value != item.value:
-                    self.warnings.append(
-                        f"inconsistent duplicates {first.fact.key} ({first.value}) and {f.key} ({item.value}) of "
-                        f"{f.concept}; the first was used")
-                continue
-            self.by_concept.setdefault(f.concept, []).append(item)
+            key = (item.group, item.ctx.dimensions)
+            seen[key] = self._keep(seen[key], item) if key in seen else item
+        for item in sorted(seen.values(), key=lambda i: i.fact.index):
+            self.by_concept.setdefault(item.fact.concept, []).append(item)
+
+    def _keep(self, first: _Item, other: _Item) -> _Item:
+        """Of two duplicates keep the more precise (then the first); warn when they are inconsistent."""
+        da, db = decimals_value(first.fact.decimals), decimals_value(other.fact.decimals)
+        t = da if db is None else db if da is None else min(da, db)
+        if tolerance_check(first.value, other.value, t, 0)[0]:
+            self.warnings.append(
+                f"inconsistent duplicates {first.fact.key} ({first.value}) and {other.fact.key} ({other.value}) of "
+                f"{other.fact.concept}; the more precise (else the first) was used")
+        return other if (db is None and da is not None) or (None not in (da, db) and db > da) else first
 
     @staticmethod
     def _item(env: AuditEnvironment, f: Fact) -> _Item | None:

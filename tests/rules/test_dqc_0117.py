@@ -134,6 +134,20 @@ def test_nested_members_are_pruned_under_a_reported_ancestor():
     assert r.consistent == 1 and "143,157,000" in reasons(r, Outcome.CONSISTENT)[0]
 
 
+@pytest.mark.parametrize("members, expected", [
+    ({POS_DOM: [PRODUCT, SERVICES], PRODUCT: [FIXED, MOBILE]}, None),  # nested: 110 + 32 = 142, pass
+    ([PRODUCT, FIXED, MOBILE, SERVICES], Decimal(252)),  # flat: 110 + 37 + 73 + 32 = 252, error
+])
+def test_spec_example_142_nested_vs_252_flat(members, expected):
+    b = builder()
+    revenue_cube(b, members)
+    b.fact(REV606, "142", Q3, decimals=0)
+    for member, value in ((PRODUCT, "110"), (FIXED, "37"), (MOBILE, "73"), (SERVICES, "32")):
+        b.fact(REV606, value, Q3, {POS: member}, decimals=0)
+    r = run(b)
+    assert [f.expected for f in r.findings] == ([] if expected is None else [expected])
+
+
 def test_nested_child_counts_when_its_ancestor_has_no_fact():
     b = builder()
     revenue_cube(b, {POS_DOM: [PRODUCT, SERVICES], PRODUCT: [FIXED, MOBILE]})
@@ -291,23 +305,35 @@ def test_subtotal_guard_both_ways():
     b.fact(REVENUES, "100", Q3, {POS: PRODUCT}, decimals=0)  # now every F2 member has its own fact
     r = run(b)
     assert codes(r) == [CODE_9574] and r.findings[0].expected == 150
-    assert str(r.findings[0].evidence[0].member) == "us-gaap:ProductMember"
+    assert [str(e.member) for e in r.findings[0].evidence] == ["us-gaap:ServiceMember", "us-gaap:ProductMember"]
 
 
 def test_parenthetical_guard_both_ways():
+    def make() -> FilingBuilder:
+        b = builder()
+        stock_cube(b)
+        stock_case(b)
+        b.cube(PAREN_URI, PAREN_DEF, gaap("ParentheticalTable"), [COMMON], [AxisSpec(CLASS, CLASS_DOM, [ext("ParMember")])])
+        return b
+
+    b = make()
+    b.fact(COMMON, "7", "2023-12-31", {CLASS: ext("ParMember")})  # other period: no effect
+    b.fact(gaap("PreferredStockValue"), "7", BS, {CLASS: ext("ParMember")})  # other line item: no effect
+    assert codes(run(b)) == [CODE_9574]
+    b = make()
+    b.fact(COMMON, "7", BS, {CLASS: ext("ParMember")})
+    r = run(b)
+    assert r.findings == () and reasons(r)[0].startswith("parenthetical guard: f")
+
+
+def test_parenthetical_guard_sees_statement_facts_valid_in_a_parenthetical_cube():
+    # the statement's own member facts are also valid in a parenthetical cube with the same members
     b = builder()
     stock_cube(b)
     stock_case(b)
     stock_cube(b, PAREN_URI, PAREN_DEF, table=gaap("ParentheticalTable"))
-    b.fact(COMMON, "7", "2023-12-31", {CLASS: CLASS_A})  # other period: no effect
-    assert codes(run(b)) == [CODE_9574]
-    b = builder()
-    stock_cube(b)
-    stock_case(b)
-    b.cube(PAREN_URI, PAREN_DEF, gaap("ParentheticalTable"), [COMMON], [AxisSpec(CLASS, CLASS_DOM, [ext("ParMember")])])
-    b.fact(COMMON, "7", BS, {CLASS: ext("ParMember")})
     r = run(b)
-    assert r.findings == () and reasons(r)[0].startswith("parenthetical guard: f")
+    assert r.findings == () and reasons(r)[0].startswith("parenthetical guard")
 
 
 @pytest.mark.parametrize("note_value, skipped", [("60", True), ("143157000", True), ("150000000", False)])
@@ -554,6 +580,17 @@ def test_duplicates_are_evaluated_once_and_inconsistent_ones_warn():
     r = run(b)
     assert codes(r) == [CODE_9574] and r.findings[0].expected == 1200000
     assert len(r.warnings) == 1 and "inconsistent duplicates" in r.warnings[0]
+
+
+def test_rounded_duplicate_is_consistent_and_the_more_precise_one_is_used():
+    b = builder()
+    stock_cube(b)
+    b.fact(COMMON, "1250000", BS, decimals=-3)
+    b.fact(COMMON, "1000000", BS, {CLASS: CLASS_A}, decimals=-6)
+    b.fact(COMMON, "1200000", BS, {CLASS: CLASS_A}, decimals=-3, fid="precise")  # 1.2 million rounds to 1 million
+    b.fact(COMMON, "48000", BS, {CLASS: CLASS_B}, decimals=-3)
+    r = run(b)
+    assert r.warnings == () and codes(r) == []  # 1,200,000 + 48,000 within 2,000 of 1,250,000
 
 
 def test_result_is_deterministic():
