@@ -267,3 +267,15 @@ def test_real_locators(real_set: TaxonomySet, no_network) -> None:
     dei = real_set.concept_for_locator("http://xbrl.sec.gov/dei/2019/dei-2019-01-31.xsd", "dei_EntityRegistrantName")
     assert dei == QName("http://xbrl.sec.gov/dei/2019-01-31", "EntityRegistrantName")
     assert real_set.fingerprint() == TaxonomySet.discover(real_set.packages[0].path.parent.parent).fingerprint()
+
+
+def test_discover_skips_a_broken_zip_in_the_shared_folder(tmp_path: Path, ex_zip: Path) -> None:
+    tax = tmp_path / "taxonomy"
+    tax.mkdir()
+    shutil.copy(ex_zip, tax / "ex-2024.zip")
+    write_zip(tax / "evil.zip", {**package_files(), "../evil.xsd": "<x/>"})
+    ts = TaxonomySet.discover(tmp_path)
+    assert len(ts.packages) == 1 and ts.exists(EX_URL)
+    assert "escapes its folder" in ts.problems[str(tax / "evil.zip")]
+    with pytest.raises(UnsafeInputError):  # but the user's own --taxonomy argument is never skipped
+        TaxonomySet.discover(tmp_path, extra_packages=[tax / "evil.zip"])

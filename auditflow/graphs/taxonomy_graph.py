@@ -94,7 +94,7 @@ class _Builder:
             url = src.url_for(rel) or src.describe(rel)
             try:
                 root = parse_xml(src.read_member(rel), name=src.describe(rel))
-            except InputError as exc:
+            except InputError as exc:  # a broken file is reported, the rest of the taxonomy still loads
                 self.warnings.append(str(exc))
                 continue
             info = read_schema(root, location=url)
@@ -111,10 +111,10 @@ class _Builder:
 
     def _linkbase(self, src, rel: str, content: LinkbaseContent) -> None:
         self._tick(src.describe(rel))
-        data = src.read_member(rel)
-        if not _LINKBASE_NAME.search(rel) and b"linkbase" not in data[:4096]:
-            return
         try:
+            data = src.read_member(rel)
+            if not _LINKBASE_NAME.search(rel) and b"linkbase" not in data[:4096]:
+                return
             root = parse_xml(data, name=src.describe(rel))
         except InputError as exc:
             self.warnings.append(str(exc))

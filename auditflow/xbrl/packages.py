@@ -176,11 +176,11 @@ def _safe_zip_names(z: zipfile.ZipFile, where: str) -> list[str]:
 class TaxonomyPackage:
     """An XBRL Taxonomy Package (directory or zip): its metadata and its catalog's URL rewrites."""
 
-    def __init__(self, path: Path, root: str, zf: zipfile.ZipFile | None, members: list[str]) -> None:
+    def __init__(self, path: Path, root: str, zf: zipfile.ZipFile | None, dir_files: _DirFiles | None, members: list[str]) -> None:
         self.path = path
         self._root = root  # zip: the folder holding META-INF ("" or "name/"); dir: ""
         self._zip = zf
-        self._dir = None if zf is not None else _DirFiles(path)
+        self._dir = dir_files
         self._members = members
         self._member_set = set(members)
         self.identifier = self.name = self.version = ""
@@ -200,7 +200,11 @@ class TaxonomyPackage:
         if not p.exists():
             raise InputError("no such taxonomy package (expected a folder or zip containing META-INF/)", path=str(p))
         pkg = cls._open_zip(p) if p.is_file() else cls._open_dir(p)
-        pkg._read_meta()
+        try:
+            pkg._read_meta()
+        except InputError:
+            pkg.close()
+            raise
         return pkg
 
     @classmethod
@@ -211,7 +215,7 @@ class TaxonomyPackage:
                 raise InputError(f"not a taxonomy package: expected {TP_FILE} in this folder", path=str(p))
             p = inner[0]
         files = _DirFiles(p)
-        return cls(p.resolve(), "", None, files.names())
+        return cls(p.resolve(), "", None, files, files.names())
 
     @classmethod
     def _open_zip(cls, p: Path) -> "TaxonomyPackage":
@@ -219,14 +223,16 @@ class TaxonomyPackage:
             zf = zipfile.ZipFile(p)
         except (zipfile.BadZipFile, OSError):
             raise InputError("not a readable zip archive (expected a taxonomy package zip)", path=str(p)) from None
-        names = _safe_zip_names(zf, str(p))
+        try:
+            names = _safe_zip_names(zf, str(p))
+        except UnsafeInputError:
+            zf.close()
+            raise
         roots = sorted((n[: -len(TP_FILE)] for n in names if n == TP_FILE or n.endswith("/" + TP_FILE)), key=len)
         if not roots:
             zf.close()
             raise InputError(f"not a taxonomy package: expected {TP_FILE} at the top or in its single top folder", path=str(p))
-        root = roots[0]
-        members = [n[len(root):] for n in names if n.startswith(root)]
-        return cls(p.resolve(), root, zf, members)
+        return cls(p.resolve(), roots[0], zf, None, [n[len(roots[0]):] for n in names if n.startswith(roots[0])])
 
     def _read_meta(self) -> None:
         tp = self._parse_meta(TP_FILE, "taxonomyPackage")
@@ -391,7 +397,7 @@ class TaxonomySet:
     def __init__(self, packages: Iterable[TaxonomyPackage] = (), mirrors: Iterable[MirrorFolder] = ()) -> None:
         self.packages = list(packages)
         self.mirrors = list(mirrors)
-        self.problems: dict[str, str] = {}  # schema URL -> why it could not be read
+        self.problems: dict[str, str] = {}  # schema URL or skipped path -> why it could not be used
         self._schemas: dict[str, SchemaInfo | None] = {}
         self._locators: dict[tuple[str, str], QName | None] = {}
         self._fingerprint: str | None = None
@@ -406,13 +412,16 @@ class TaxonomySet:
         ``extra_packages`` (given explicitly by the user, so they win over the shared data)."""
         packages: list[TaxonomyPackage] = []
         mirrors: list[MirrorFolder] = []
+        problems: dict[str, str] = {}
         for extra in extra_packages:
-            _classify(Path(extra).expanduser(), packages, mirrors, explicit=True)
+            _classify(Path(extra).expanduser(), packages, mirrors, problems, explicit=True)
         folder = Path(data_root).expanduser() / "taxonomy" if data_root is not None else None
         if folder is not None and folder.is_dir():
             for child in sorted(folder.iterdir()):
-                _classify(child, packages, mirrors, explicit=False)
-        return cls(packages, mirrors)
+                _classify(child, packages, mirrors, problems, explicit=False)
+        tset = cls(packages, mirrors)
+        tset.problems.update(problems)
+        return tset
 
     # -- resolution ---------------------------------------------------------------------------------
     def locate(self, url: str) -> tuple[Source, str] | None:
@@ -505,16 +514,22 @@ class TaxonomySet:
         return f"TaxonomySet({len(self.packages)} packages, {len(self.mirrors)} mirrors)"
 
 
-def _classify(path: Path, packages: list, mirrors: list, *, explicit: bool, depth: int = 0) -> None:
-    """Sort a path into packages or mirrors; explicit paths that are neither are an error."""
-    if path.is_file() and path.suffix.lower() == ".zip":
-        packages.append(TaxonomyPackage.open(path))
-    elif path.is_dir() and (path / TP_FILE).is_file():
-        packages.append(TaxonomyPackage.open(path))
-    elif MirrorFolder.looks_like(path):
-        mirrors.append(MirrorFolder(path))
-    elif explicit:
-        packages.append(TaxonomyPackage.open(path))  # raises an InputError that says what is expected
-    elif path.is_dir() and depth < 2:
-        for child in sorted(path.iterdir()):
-            _classify(child, packages, mirrors, explicit=False, depth=depth + 1)
+def _classify(path: Path, packages: list, mirrors: list, problems: dict, *, explicit: bool, depth: int = 0) -> None:
+    """Sort a path into packages or mirrors. Explicit paths that are neither are an error; a bad
+    zip lying in the shared folder is recorded in ``problems`` instead, so it cannot stop every run."""
+    try:
+        if path.is_file() and path.suffix.lower() == ".zip":
+            packages.append(TaxonomyPackage.open(path))
+        elif path.is_dir() and (path / TP_FILE).is_file():
+            packages.append(TaxonomyPackage.open(path))
+        elif MirrorFolder.looks_like(path):
+            mirrors.append(MirrorFolder(path))
+        elif explicit:
+            packages.append(TaxonomyPackage.open(path))  # raises an InputError that says what is expected
+        elif path.is_dir() and depth < 2:
+            for child in sorted(path.iterdir()):
+                _classify(child, packages, mirrors, problems, explicit=False, depth=depth + 1)
+    except InputError as exc:
+        if explicit:
+            raise
+        problems[str(path)] = str(exc)

@@ -1,0 +1,230 @@
+"""The static taxonomy graph: a tiny synthetic package for exact behaviour, the real shared
+taxonomies for the facts rules rely on, and the disk cache's robustness."""
+from __future__ import annotations
+
+import hashlib
+import pickle
+import time
+import zipfile
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from auditflow.graphs import taxonomy_graph as tg
+from auditflow.graphs.taxonomy_graph import TaxonomyGraph, build_taxonomy_graph, load_taxonomy_graph
+from auditflow.xbrl.model import DIMENSION_DEFAULT
+from auditflow.xbrl.packages import TaxonomyPackage, TaxonomySet
+from auditflow.xbrl.qname import QName
+
+EX = "http://example.com/ex/2024"
+GAAP24 = "http://fasb.org/us-gaap/2024"
+SRT24 = "http://fasb.org/srt/2024"
+SFP_CLS = "http://fasb.org/us-gaap/role/statement/StatementOfFinancialPositionClassified"
+NS = ("xmlns:link='http://www.xbrl.org/2003/linkbase' xmlns:xlink='http://www.w3.org/1999/xlink' "
+      "xmlns:xbrldt='http://xbrl.org/2005/xbrldt'")
+ROLE = "http://example.com/role/bs"
+GAAP_XSD = "https://xbrl.fasb.org/us-gaap/2024/elts/us-gaap-2024.xsd"
+
+
+def _loc(name: str, href: str | None = None) -> str:
+    return f"<link:loc xlink:type='locator' xlink:href='{href or 'ex-2024.xsd#ex_' + name}' xlink:label='{name}'/>"
+
+
+def _calc(frm: str, to: str, weight: str, order: str, extra: str = "") -> str:
+    return (f"<link:calculationArc xlink:type='arc' xlink:arcrole='http://www.xbrl.org/2003/arcrole/summation-item' "
+            f"xlink:from='{frm}' xlink:to='{to}' weight='{weight}' order='{order}' {extra}/>")
+
+
+def _linkbase(link: str, body: str) -> str:
+    return f"<link:linkbase {NS}><link:{link} xlink:type='extended' xlink:role='{ROLE}'>{body}</link:{link}></link:linkbase>"
+
+
+def ex_package_files() -> dict[str, str]:
+    meta = {
+        "ex/META-INF/taxonomyPackage.xml": (
+            "<tp:taxonomyPackage xmlns:tp='http://xbrl.org/2016/taxonomy-package'>"
+            "<tp:identifier>http://example.com/ex/2024</tp:identifier><tp:name>Ex</tp:name></tp:taxonomyPackage>"),
+        "ex/META-INF/catalog.xml": (
+            "<catalog xmlns='urn:oasis:names:tc:entity:xmlns:xml:catalog'>"
+            "<rewriteURI uriStartString='https://example.com/ex/2024/' rewritePrefix='../'/></catalog>"),
+    }
+    elements = "".join(
+        f"<xs:element id='ex_{n}' name='{n}' type='xbrli:monetaryItemType' substitutionGroup='xbrli:item' "
+        f"xbrli:periodType='instant' xbrli:balance='debit'/>" for n in ("Total", "A", "B")
+    )
+    schema = (
+        "<xs:schema xmlns:xs='http://www.w3.org/2001/XMLSchema' xmlns:xbrli='http://www.xbrl.org/2003/instance' "
+        f"{NS} targetNamespace='{EX}'><xs:annotation><xs:appinfo>"
+        f"<link:roleType roleURI='{ROLE}' id='bs'><link:definition>100 - Balance sheet</link:definition>"
+        "<link:usedOn>link:calculationLink</link:usedOn></link:roleType></xs:appinfo></xs:annotation>"
+        f"{elements}</xs:schema>"
+    )
+    locs = _loc("Total") + _loc("A") + _loc("B") + _loc("Assets", f"{GAAP_XSD}#us-gaap_Assets")
+    cal = _calc("Total", "A", "1", "1") + _calc("Total", "B", "-1", "2") + _calc("Assets", "Total", "1", "1")
+    prohibit = _loc("Total") + _loc("B") + _calc("Total", "B", "-1", "2", "use='prohibited' priority='1'")
+    pre = (locs + "<link:presentationArc xlink:type='arc' xlink:arcrole='http://www.xbrl.org/2003/arcrole/parent-child' "
+           "xlink:from='Total' xlink:to='A' order='1' preferredLabel='http://www.xbrl.org/2003/role/terseLabel'/>")
+    lab = (_loc("Total") + "<link:label xlink:type='resource' xlink:label='l' xlink:role='http://www.xbrl.org/2003/role/label' "
+           "xml:lang='en-US'>Grand total</link:label><link:labelArc xlink:type='arc' "
+           "xlink:arcrole='http://www.xbrl.org/2003/arcrole/concept-label' xlink:from='Total' xlink:to='l'/>")
+    return {
+        **meta,
+        "ex/elts/ex-2024.xsd": schema,
+        "ex/elts/ex-cal-2024.xml": _linkbase("calculationLink", locs + cal),
+        "ex/elts/ex-override-cal-2024.xml": _linkbase("calculationLink", prohibit),
+        "ex/elts/ex-pre-2024.xml": _linkbase("presentationLink", pre),
+        "ex/elts/ex-lab-2024.xml": f"<link:linkbase {NS}><link:labelLink xlink:type='extended' xlink:role='http://www.xbrl.org/2003/role/link'>{lab}</link:labelLink></link:linkbase>",
+        "ex/elts/ex-ref-2024.xml": "<this is not even XML",  # reference linkbases are skipped, unread
+    }
+
+
+@pytest.fixture
+def ex_set(tmp_path: Path) -> TaxonomySet:
+    path = tmp_path / "ex.zip"
+    with zipfile.ZipFile(path, "w") as z:
+        for name, text in ex_package_files().items():
+            z.writestr(name, text)
+    return TaxonomySet([TaxonomyPackage.open(path)])
+
+
+def ex(local: str) -> QName:
+    return QName(EX, local, "ex")
+
+
+# -- synthetic package ----------------------------------------------------------------------------------
+def test_small_package_graph(ex_set: TaxonomySet) -> None:
+    g = build_taxonomy_graph(ex_set)
+    # the prohibiting arc in the second linkbase removes Total -> B (effective arcs per package)
+    assert g.calc_children(ex("Total")) == [(ROLE, ex("A"), Decimal("1"), Decimal("1"))]
+    assert g.calc_parents(ex("A")) == [(ROLE, ex("Total"), Decimal("1"), Decimal("1"))]
+    assert g.calc_parents(ex("Total"))[0][1] == QName(GAAP24, "Assets")
+    assert g.presentation_children(ex("Total")) == [(ROLE, ex("A"), Decimal("1"), "http://www.xbrl.org/2003/role/terseLabel")]
+    assert g.labels(ex("Total")) == {"http://www.xbrl.org/2003/role/label": "Grand total"}
+    assert g.concept(ex("Total")).balance == "debit" and g.concept(ex("Total")).source == "schema"
+    assert g.concept(QName(GAAP24, "Assets")).source == "locator"
+    assert g.roles()[ROLE].definition == "100 - Balance sheet"
+    assert g.counts() == {"concepts": 4, "calc_arcs": 2, "def_arcs": 0, "pre_arcs": 1, "labels": 1}
+    assert len(g) == 4 and g.search("grand")[0] == ex("Total")
+    assert g.calc_children(ex("Total"), role="http://other/role") == []
+    assert g.concept(QName("http://nowhere", "X")) is None and g.calc_children(QName("http://nowhere", "X")) == []
+
+
+def test_networkx_view_is_lazy_and_complete(ex_set: TaxonomySet) -> None:
+    g = build_taxonomy_graph(ex_set)
+    assert g._nx is None  # nothing paid for until asked
+    nx = g.nx
+    assert nx.number_of_nodes() == 4 and nx.number_of_edges() == 3
+    edges = nx.get_edge_data(ex("Total").clark(), ex("A").clark()).values()
+    assert {e["kind"] for e in edges} == {"calculation", "presentation"}
+    calc = next(e for e in edges if e["kind"] == "calculation")
+    assert calc["weight"] == Decimal("1") and calc["role"] == ROLE
+    assert nx.nodes[ex("Total").clark()]["concept"].period_type == "instant"
+
+
+def test_progress_is_reported(ex_set: TaxonomySet) -> None:
+    seen = []
+    build_taxonomy_graph(ex_set, progress=lambda done, total, what: seen.append((done, total)))
+    assert seen and seen[-1][0] == seen[-1][1]
+
+
+# -- cache ------------------------------------------------------------------------------------------------
+def test_cache_round_trip_and_corruption(ex_set: TaxonomySet, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cold = load_taxonomy_graph(ex_set, cache_dir=cache)
+    assert not cold.from_cache
+    files = list(cache.iterdir())
+    assert [f.name for f in files] == [tg.cache_path(cache, ex_set.fingerprint()).name]  # no temp files left
+    warm = load_taxonomy_graph(ex_set, cache_dir=cache)
+    assert warm.from_cache and warm.counts() == cold.counts()
+    assert warm.calc_children(ex("Total")) == cold.calc_children(ex("Total"))
+    for damage in (b"garbage", files[0].read_bytes()[:-100], b""):
+        files[0].write_bytes(damage)
+        rebuilt = load_taxonomy_graph(ex_set, cache_dir=cache)
+        assert not rebuilt.from_cache and rebuilt.counts() == cold.counts()
+        assert load_taxonomy_graph(ex_set, cache_dir=cache).from_cache  # and the cache was rewritten
+
+
+def test_cache_with_code_is_refused(ex_set: TaxonomySet, tmp_path: Path) -> None:
+    """A file with a valid digest that smuggles a global (code) in is never executed."""
+    cache = tmp_path / "cache"
+    path = tg.cache_path(cache, ex_set.fingerprint())
+    cache.mkdir()
+    payload = pickle.dumps({"version": tg.CODE_VERSION, "x": print}, protocol=5)
+    path.write_bytes(tg._MAGIC + hashlib.sha256(payload).digest() + payload)
+    assert not load_taxonomy_graph(ex_set, cache_dir=cache).from_cache
+
+
+def test_unwritable_cache_dir_is_a_warning(ex_set: TaxonomySet, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the cache dir should be")
+    g = load_taxonomy_graph(ex_set, cache_dir=blocker / "sub")
+    assert g.counts()["calc_arcs"] == 2 and any("could not write" in w for w in g.warnings)
+
+
+def test_default_cache_dir_from_environment(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("AUDITFLOW_CACHE_DIR", str(tmp_path))
+    assert tg.default_cache_dir() == tmp_path
+    monkeypatch.delenv("AUDITFLOW_CACHE_DIR")
+    assert tg.default_cache_dir() == Path("~/.cache/auditflow/taxonomy").expanduser()
+
+
+# -- the real shared taxonomies ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def real(data_root: Path, tmp_path_factory) -> tuple[TaxonomySet, TaxonomyGraph, Path]:
+    """Built once per module (a cold build reads ~45 MB of linkbases: several seconds)."""
+    cache = tmp_path_factory.mktemp("taxonomy-cache")
+    tset = TaxonomySet.discover(data_root)
+    return tset, load_taxonomy_graph(tset, cache_dir=cache), cache
+
+
+def test_real_assets_calculation(real) -> None:
+    _, g, _ = real
+    assets = QName(GAAP24, "Assets")
+    children = {c.local: w for r, c, w, _ in g.calc_children(assets, role=SFP_CLS)}
+    assert children == {"AssetsCurrent": Decimal("1"), "AssetsNoncurrent": Decimal("1")}
+    assert any(r == SFP_CLS and p == assets for r, p, _, _ in g.calc_parents(QName(GAAP24, "AssetsCurrent")))
+    assert "Statement" in g.roles()[SFP_CLS].definition
+
+
+def test_real_concepts_schema_and_locator(real) -> None:
+    _, g, _ = real
+    axis = g.concept(QName(SRT24, "ProductOrServiceAxis"))
+    assert axis.source == "schema" and axis.period_type == "duration" and axis.is_dimension
+    assert g.labels(axis.qname)["http://www.xbrl.org/2003/role/label"] == "Product and Service [Axis]"
+    defaults = g.definition_arcs(axis.qname, arcrole=DIMENSION_DEFAULT)
+    assert defaults and {a.target.local for a in defaults} == {"ProductsAndServicesDomain"}
+    gaap = g.concept(QName(GAAP24, "AssetsCurrent"))
+    assert gaap.source == "locator" and gaap.period_type is None and gaap.balance is None
+    assert g.presentation_children(QName(GAAP24, "AssetsAbstract"))
+
+
+def test_real_bridging_by_local_name(real) -> None:
+    _, g, _ = real
+    q, note = g.bridge(QName("http://fasb.org/us-gaap/2023", "Assets"))
+    assert q == QName(GAAP24, "Assets")
+    assert note == "us-gaap 2023 concept bridged to the 2024 taxonomy by local name"
+    assert g.bridge(QName(GAAP24, "Assets")) == (QName(GAAP24, "Assets"), None)
+    assert g.bridge(QName("http://fasb.org/us-gaap/2023", "NoSuchConceptAnywhere")) == (None, None)
+    assert g.concept(QName("http://fasb.org/us-gaap/2022", "AssetsCurrent")).qname.namespace == GAAP24
+    assert g.calc_children(QName("http://fasb.org/us-gaap/2023", "Assets"), role=SFP_CLS)
+
+
+def test_real_counts_and_search(real) -> None:
+    _, g, _ = real
+    c = g.counts()
+    assert c["concepts"] > 20000 and c["calc_arcs"] > 5000 and c["def_arcs"] > 30000 and c["pre_arcs"] > 30000
+    assert c["labels"] > 1000 and len(g) == c["concepts"]
+    assert g.search("AssetsCurrent")[0] == QName(GAAP24, "AssetsCurrent")
+    assert QName(SRT24, "ProductOrServiceAxis") in g.search("product and service [axis]")
+    assert QName(GAAP24, "Assets") in g.search("Asets")  # a typo still finds it
+
+
+def test_real_warm_load_is_fast_and_equal(real) -> None:
+    tset, cold, cache = real
+    start = time.perf_counter()
+    warm = load_taxonomy_graph(TaxonomySet.discover(tset.packages[0].path.parent.parent), cache_dir=cache)
+    elapsed = time.perf_counter() - start
+    assert warm.from_cache and warm.counts() == cold.counts()
+    assert warm.calc_children(QName(GAAP24, "Assets")) == cold.calc_children(QName(GAAP24, "Assets"))
+    assert elapsed < 1.0, f"warm load took {elapsed:.3f}s"  # measured ~0.13 s; generous for slow CI
