@@ -6,6 +6,8 @@ checkout benchmarks its own code.
 from __future__ import annotations
 
 import gc
+import os
+import platform
 import statistics
 import sys
 import time
@@ -59,6 +61,12 @@ def build(path: Path, tset, graph):
     from auditflow.graphs.environment import build_environment
 
     return build_environment(path, taxonomy_set=tset, taxonomy=graph)
+
+
+def machine_line() -> str:
+    """What the figures depend on; a 1-minute load average well above 0 means another job shared the cores."""
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return f"- machine: {os.cpu_count()} cores, Python {platform.python_version()}, load average at start {load}"
 
 
 def fmt_s(v: float | None) -> str:

@@ -21,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import (build, common_args, data_root_of, filing_dirs, fmt_s, fmt_x, markdown_table, median, timed,
-                     warm_taxonomy)
+from _common import (build, common_args, data_root_of, filing_dirs, fmt_s, fmt_x, machine_line, markdown_table, median,
+                     timed, warm_taxonomy)
 from edgartools_load import EtResult, import_edgartools, load_with_edgartools
 
 APPLE = "aapl-10k-2023-09-30"
@@ -90,7 +90,7 @@ def render(rows: dict, head: dict) -> str:
         et_warm = fmt_s(r["et_med"]) if not r["et_note"] else r["et_note"]
         body.append([name, f"{r['af_facts']} / {et_facts}", fmt_s(r["af_cold"]), fmt_s(r["af_total_med"]),
                      fmt_s(r["af_filing_med"]), fmt_s(r["et_cold"]), et_warm, fmt_x(r["ratio"]), fmt_x(r["ratio_filing"])])
-    lines = [f"- taxonomy graph cold build (discover + build + write cache): **{head['taxonomy_cold_s']:.2f} s**",
+    lines = [head["machine"], f"- taxonomy graph cold build (discover + build + write cache): **{head['taxonomy_cold_s']:.2f} s**",
              f"- taxonomy warm load (discover + fingerprint + read cache), median: {fmt_s(head['taxonomy_warm_s'])} s",
              f"- one-off imports: auditflow {head['af_import_s']:.2f} s, edgartools {fmt_s(head['et_import_s'])} s "
              "(not in any per-filing figure)", "", markdown_table(headers, body), "", *verdicts(rows)]
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     common_args(parser)
     args = parser.parse_args(argv)
-    data_root, head = data_root_of(args), {}
+    data_root, head = data_root_of(args), {"machine": machine_line()}
     dirs = filing_dirs(data_root, args.filings)
     head["af_import_s"], _ = timed(lambda: __import__("auditflow.graphs.environment"))
     head["et_import_s"], (xbrl_cls, why) = timed(import_edgartools)

@@ -25,3 +25,13 @@ def data_root() -> Path:
         return resolve_data_root()
     except DataRootError as exc:
         pytest.fail(f"data root not available: {exc}")
+
+
+@pytest.fixture(scope="session")
+def taxonomy(data_root: Path):
+    """The real taxonomy set and graph, from the shared disk cache (built once, then warm)."""
+    from auditflow.graphs.taxonomy_graph import load_taxonomy_graph
+    from auditflow.xbrl.packages import TaxonomySet
+
+    tset = TaxonomySet.discover(data_root)
+    return tset, load_taxonomy_graph(tset)

@@ -195,7 +195,7 @@ def test_discover_finds_packages_and_mirrors(tmp_path: Path, ex_zip: Path) -> No
     assert ts.exists(EX_URL) and ts.exists("http://xbrl.sec.gov/dei/2019/dei-2019-01-31.xsd")
     # an explicit extra package wins over the shared data for the URLs both map
     extra = write_dir(tmp_path / "extra", package_files())
-    ts2 = TaxonomySet.discover(tmp_path / "root", extra_packages=[extra / "ex"])
+    ts2 = TaxonomySet.discover(tmp_path / "root", extra=[extra / "ex"])
     assert ts2.resolve(EX_URL) == str((extra / "ex/elts/ex-2024.xsd").resolve())
     with pytest.raises(InputError):
         TaxonomySet.discover(tmp_path / "root", extra_packages=[tmp_path / "nothing-here"])

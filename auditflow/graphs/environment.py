@@ -70,7 +70,14 @@ class AuditEnvironment:
     def fact_history(self, concept: QName, dimensions: dict | None = None) -> list[Fact]:
         """The same concept and dimensions across every period the filing reports, oldest first."""
         facts = self.facts(concept, dimensions=dimensions if dimensions is not None else {})
-        return sorted(facts, key=lambda f: (self.index.period(f).end or self.index.period(f).start, self.index.period(f).days, f.index))
+        seen, unique = set(), []
+        for f in facts:  # a number shown twice in a document is one point of history
+            unit = self.filing.units.get(f.unit_id) if f.unit_id else None
+            key = (self.index.period(f), unit.numerators if unit else None, f.value)
+            if key not in seen:
+                seen.add(key)
+                unique.append(f)
+        return sorted(unique, key=lambda f: (self.index.period(f).end or self.index.period(f).start, self.index.period(f).days, f.index))
 
     # -- roles and dimensions -----------------------------------------------------------------------
     def role_definition(self, uri: str) -> str:
@@ -132,15 +139,16 @@ def build_environment(
 
 
 def _unresolved_imports(filing: Filing, tset: "TaxonomySet") -> list[Warning_]:
-    out = []
-    for url in filing.imported_urls:
-        if not tset.exists(url):
-            out.append(Warning_(
-                "taxonomy-unavailable",
-                f"{url} is not in any taxonomy package given; concepts from it are known only by name. "
-                "Pass the official package with --taxonomy (or add it under the data root's taxonomy/).",
-            ))
-    return out
+    """One warning listing every imported standard schema that no given package resolves."""
+    missing = [url for url in filing.imported_urls if not tset.exists(url)]
+    if not missing:
+        return []
+    return [Warning_(
+        "taxonomy-unavailable",
+        f"{len(missing)} imported schema(s) are in no taxonomy package given: {', '.join(missing)}. "
+        "Concepts from them are known only by name and from the filer's linkbases. Pass the official "
+        "packages with --taxonomy PATH (or add them under the data root's taxonomy/).",
+    )]
 
 
 def _bridge(env: AuditEnvironment) -> None:

@@ -24,12 +24,14 @@ from auditflow.xbrl.model import SUMMATION_ITEMS, Arc, Fact, Period
 
 RULE = "0126"
 CODE = "DQC.US.0126.9590"
+VERSION = "AuditFlow DQC.US.0126 (docs/dqc-rules.md section 4)"
 CH11_CHILD = "LiabilitiesSubjectToCompromise"
 CH11_TEXT = "ReorganizationUnderChapter11OfUSBankruptcyCodeDisclosureTextBlock"
 MESSAGE = (
-    "In \"{statement}\", {concept} is reported as {reported} for {period} ({unit}, decimals {decimals}), "
+    "In \"{statement}\", {concept} is reported as {reported} for {period} ({unit}, decimals {decimals}, no dimensions), "
     "but the sum of its calculation children is {computed}: {children}. The difference of {difference} "
-    "exceeds the allowed {allowed}. Check the values or the calculation relationships. ({code})"
+    "exceeds the allowed {allowed}. Check the values or the calculation relationships. "
+    "({code}; rule element id {element}; rule version: {version})"
 )
 
 
@@ -123,14 +125,16 @@ class _Run:
         if not used:
             self.checks.append(CheckRecord(RULE, Outcome.NOT_APPLICABLE, reason="no child has a value", **rec))
             return
-        if self.has_ch11 and any(a.target.local == CH11_CHILD for a, _ in used):
+        # "one of the children": any calc child in the role, with or without a fact (XULE filters $calcComponents)
+        if self.has_ch11 and any(a.target.local == CH11_CHILD for a in arcs):
             self.checks.append(CheckRecord(RULE, Outcome.NOT_APPLICABLE, reason="Chapter 11 exception", **rec))
             return
         computed = sum(((a.weight if a.weight is not None else Decimal(1)) * f.number for a, f in used), Decimal(0))
-        child_dec = [decimals_value(f.decimals) for _, f in used]
-        comp_dec = None if any(d is None for d in child_dec) else min(child_dec)
-        tot_dec = decimals_value(total.decimals)
-        t = _min_dec(tot_dec, comp_dec if child_dec else tot_dec)
+        # D7: the sum carries the smallest decimals of its addends, INF counting as +infinity (min(INF, -3) = -3);
+        # only when every addend is INF/missing does it fall back to the total's decimals.
+        finite = [d for d in (decimals_value(f.decimals) for _, f in used) if d is not None]
+        comp_dec = min(finite) if finite else None
+        t = _min_dec(decimals_value(total.decimals), comp_dec)
         is_error, allowed = tolerance_check(total.number, computed, t, len(used) + 1)
         if not is_error:
             self.checks.append(CheckRecord(RULE, Outcome.CONSISTENT, **rec))
@@ -151,6 +155,7 @@ class _Run:
             MESSAGE, statement=statement, concept=total.concept, reported=dec_display(total.number),
             period=ctx.period, unit=unit, decimals=total.decimals, computed=dec_display(computed), children=children,
             difference=dec_display(abs(total.number - computed)), allowed=dec_display(allowed), code=CODE,
+            element=CODE.rsplit(".", 1)[-1], version=VERSION,
         )
         return Finding(
             code=CODE, rule=RULE, concept=total.concept, fact_id=total.key, context_id=total.context_id,

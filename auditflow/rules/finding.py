@@ -129,7 +129,7 @@ class Finding:
             "severity": self.severity,
             "concept": str(self.concept),
             "fact_id": self.fact_id,
-            "context_id": self.context_id,
+            "context": self.context_id,
             "period": _sorted(self.period.as_json()) if self.period is not None else None,
             "dimensions": dims_json(self.dimensions),
             "unit": self.unit,

@@ -16,7 +16,7 @@ from auditflow.xbrl.qname import QName
 from auditflow.xbrl.safexml import parse_xml
 from auditflow.xbrl.schema import SchemaInfo, read_schema
 from auditflow.xbrl.source import PackageSource
-from auditflow.xbrl.standard_urls import standard_namespace_for_url
+from auditflow.xbrl.packages import standard_namespace_for_url
 
 LINK = "http://www.xbrl.org/2003/linkbase"
 

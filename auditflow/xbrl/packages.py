@@ -407,14 +407,17 @@ class TaxonomySet:
         return [*self.packages, *self.mirrors]
 
     @classmethod
-    def discover(cls, data_root: str | Path | None, extra_packages: Iterable[str | Path] = ()) -> "TaxonomySet":
-        """Every package (dir or zip) and mirror folder under ``data_root/taxonomy``, after the
-        ``extra_packages`` (given explicitly by the user, so they win over the shared data)."""
+    def discover(
+        cls, data_root: str | Path | None, extra: Iterable[str | Path] = (), *, extra_packages: Iterable[str | Path] = ()
+    ) -> "TaxonomySet":
+        """Every package (dir or zip) and mirror folder under ``data_root/taxonomy``, after the extra
+        paths (``extra`` or its alias ``extra_packages``: given by the user, so they win over the
+        shared data and an unusable one is an error rather than skipped)."""
         packages: list[TaxonomyPackage] = []
         mirrors: list[MirrorFolder] = []
         problems: dict[str, str] = {}
-        for extra in extra_packages:
-            _classify(Path(extra).expanduser(), packages, mirrors, problems, explicit=True)
+        for path in [*extra, *extra_packages]:
+            _classify(Path(path).expanduser(), packages, mirrors, problems, explicit=True)
         folder = Path(data_root).expanduser() / "taxonomy" if data_root is not None else None
         if folder is not None and folder.is_dir():
             for child in sorted(folder.iterdir()):
