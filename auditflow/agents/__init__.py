@@ -1,0 +1,1 @@
+"""The three-auditor protocol: roles, Senior review, evidential fusion, configurations, policy backend."""

@@ -1,0 +1,1 @@
+"""The typed action-observation interface over the dual graph: queries, tools, role tool sets, gating."""
