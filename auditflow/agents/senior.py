@@ -1,0 +1,89 @@
+"""The Senior Auditor: accept a consensus, or name where the juniors diverge and tell each what to redo.
+
+The review is deterministic on purpose. Whether two reports agree (decision, triggered rules, values)
+and which kind of evidence explains a disagreement are facts about the reports, not judgement calls;
+keeping them out of a language model makes the loop terminate and the artifact reproducible.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+CONFLICT_SOURCES = (
+    "missing_fact", "wrong_period", "incomplete_calculation_neighbourhood", "unresolved_dimensional_context", "other",
+)
+_RULE_TOOL = {"0015": "check_sign", "0126": "check_calc_tree", "0117": "check_dim_consistency"}
+
+
+@dataclass(frozen=True)
+class Review:
+    round: int
+    accepted: bool
+    conflict_source: str | None = None
+    feedback: dict[str, str] = field(default_factory=dict)
+    reason: str = ""
+
+    def to_json(self) -> dict:
+        return {"round": self.round, "accepted": self.accepted, "conflict_source": self.conflict_source,
+                "feedback": dict(sorted(self.feedback.items())), "reason": self.reason}
+
+
+def _families(codes) -> set[str]:
+    return {c.split(".")[2] for c in codes if c.count(".") >= 3}
+
+
+def _same(a: Decimal | None, b: Decimal | None) -> bool:
+    return (a is None and b is None) or (a is not None and b is not None and a == b)
+
+
+def agree(r1, r2) -> bool:
+    return (
+        r1.decision == r2.decision
+        and set(r1.triggered_rules) == set(r2.triggered_rules)
+        and _same(r1.reported_value, r2.reported_value)
+        and _same(r1.expected_value, r2.expected_value)
+    )
+
+
+def diagnose(r1, r2) -> tuple[str, str]:
+    """The likely source of a disagreement and a one-line reason, from what differs."""
+    if "unable_to_verify" in (r1.decision, r2.decision) or None in (r1.reported_value, r2.reported_value):
+        return "missing_fact", "one auditor could not find or verify the queried fact"
+    if not _same(r1.reported_value, r2.reported_value):
+        return "wrong_period", f"reported values differ ({r1.reported_value} vs {r2.reported_value}): likely a different period or context"
+    fams = _families(set(r1.triggered_rules) ^ set(r2.triggered_rules)) or _families(set(r1.triggered_rules) | set(r2.triggered_rules))
+    if "0126" in fams:
+        return "incomplete_calculation_neighbourhood", "the calculation children or their values were read differently"
+    if "0117" in fams:
+        return "unresolved_dimensional_context", "the members of the table were read differently"
+    if not _same(r1.expected_value, r2.expected_value):
+        return "other", f"expected values differ ({r1.expected_value} vs {r2.expected_value})"
+    return "other", "decisions or triggered rules differ"
+
+
+def _feedback_for(me, other, source: str) -> str:
+    rules = sorted(_families(set(me.triggered_rules) | set(other.triggered_rules)))
+    tools = ", ".join(_RULE_TOOL[r] for r in rules if r in _RULE_TOOL) or "check_sign, check_calc_tree, check_dim_consistency"
+    return (
+        f"Your colleague concluded {other.decision} with rules {sorted(other.triggered_rules) or 'none'}, "
+        f"reported {other.reported_value}, expected {other.expected_value}; you concluded {me.decision} with "
+        f"{sorted(me.triggered_rules) or 'none'}, reported {me.reported_value}, expected {me.expected_value}. "
+        f"Likely source: {source.replace('_', ' ')}. Re-run {tools} on the queried fact F1 and report exactly "
+        "the outcome, code, reported and expected values the checkers return."
+    )
+
+
+def review(reports: dict, round_no: int) -> Review:
+    """Accept when both juniors agree; otherwise diagnose and give each targeted feedback."""
+    roles = sorted(reports)
+    if len(roles) < 2:
+        return Review(round_no, True, reason="single report")
+    a, b = reports[roles[0]], reports[roles[1]]
+    if a is None or b is None:
+        missing = [r for r in roles if reports[r] is None]
+        fb = {r: "You gave no valid final report. Run the required checks on F1 and call final_report." for r in missing}
+        return Review(round_no, False, "other", fb, reason=f"no valid report from {', '.join(missing)}")
+    if agree(a, b):
+        return Review(round_no, True, reason="decision, triggered rules and values agree")
+    source, reason = diagnose(a, b)
+    return Review(round_no, False, source, {roles[0]: _feedback_for(a, b, source), roles[1]: _feedback_for(b, a, source)}, reason)
