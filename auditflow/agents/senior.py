@@ -6,26 +6,11 @@ keeping them out of a language model makes the loop terminate and the artifact r
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from decimal import Decimal
 
-CONFLICT_SOURCES = (
-    "missing_fact", "wrong_period", "incomplete_calculation_neighbourhood", "unresolved_dimensional_context", "other",
-)
+from auditflow.agents.reports import SeniorReview
+
 _RULE_TOOL = {"0015": "check_sign", "0126": "check_calc_tree", "0117": "check_dim_consistency"}
-
-
-@dataclass(frozen=True)
-class Review:
-    round: int
-    accepted: bool
-    conflict_source: str | None = None
-    feedback: dict[str, str] = field(default_factory=dict)
-    reason: str = ""
-
-    def to_json(self) -> dict:
-        return {"round": self.round, "accepted": self.accepted, "conflict_source": self.conflict_source,
-                "feedback": dict(sorted(self.feedback.items())), "reason": self.reason}
 
 
 def _families(codes) -> set[str]:
@@ -73,17 +58,17 @@ def _feedback_for(me, other, source: str) -> str:
     )
 
 
-def review(reports: dict, round_no: int) -> Review:
+def review(reports: dict, round_no: int) -> SeniorReview:
     """Accept when both juniors agree; otherwise diagnose and give each targeted feedback."""
     roles = sorted(reports)
     if len(roles) < 2:
-        return Review(round_no, True, reason="single report")
+        return SeniorReview(round_no, True, reason="single report")
     a, b = reports[roles[0]], reports[roles[1]]
     if a is None or b is None:
         missing = [r for r in roles if reports[r] is None]
         fb = {r: "You gave no valid final report. Run the required checks on F1 and call final_report." for r in missing}
-        return Review(round_no, False, "other", fb, reason=f"no valid report from {', '.join(missing)}")
+        return SeniorReview(round_no, False, "other", fb, reason=f"no valid report from {', '.join(missing)}")
     if agree(a, b):
-        return Review(round_no, True, reason="decision, triggered rules and values agree")
+        return SeniorReview(round_no, True, reason="decision, triggered rules and values agree")
     source, reason = diagnose(a, b)
-    return Review(round_no, False, source, {roles[0]: _feedback_for(a, b, source), roles[1]: _feedback_for(b, a, source)}, reason)
+    return SeniorReview(round_no, False, source, {roles[0]: _feedback_for(a, b, source), roles[1]: _feedback_for(b, a, source)}, reason)

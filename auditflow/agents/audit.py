@@ -1,0 +1,145 @@
+"""Run one audit case end to end: sessions, the protocol graph, the authoritative checker, fusion.
+
+This is the single entry point the CLI, the pytest plugin and the evaluation use. It returns an
+:class:`AuditResult` whose canonical JSON is byte-identical for the same inputs and model outputs.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Callable
+
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from auditflow.agents.configs import ProtocolConfig, get_config
+from auditflow.agents.fusion import fuse_reports
+from auditflow.agents.junior import JuniorTurn
+from auditflow.agents.policy import DeterministicPolicy
+from auditflow.agents.protocol import RunContext, build_graph
+from auditflow.agents.reports import (
+    AgentTranscript, AuditResult, InvalidReportError, TranscriptStep, fusion_input, parse_junior_report,
+)
+from auditflow.env.query import AuditQuery
+from auditflow.env.session import AuditSession
+from auditflow.graphs.environment import AuditEnvironment
+
+ModelFactory = Callable[[str], object]  # role -> langchain chat model
+CHECK_TOOLS = ("check_sign", "check_calc_tree", "check_dim_consistency")
+
+
+def policy_models(role: str) -> DeterministicPolicy:
+    return DeterministicPolicy(role=role)
+
+
+def _session(env, query, role, cfg: ProtocolConfig, data_root) -> AuditSession:
+    s = AuditSession(env, query, role, data_root=data_root, required=None if cfg.gating else ())
+    if not cfg.checks:
+        s.allowed = tuple(t for t in s.allowed if t not in CHECK_TOOLS)
+        s.required = tuple(t for t in s.required if t not in CHECK_TOOLS)
+    return s
+
+
+def checker_verdict(env, query, data_root) -> tuple[str | None, dict]:
+    """The deterministic checkers' verdict on the queried fact: authoritative in fusion."""
+    s = AuditSession(env, query, "single", data_root=data_root, required=())
+    if s.focus is None:
+        return None, {}
+    outs = {t: s.call(t, {"fact": "F1"}) for t in CHECK_TOOLS}
+    kinds = {o.get("outcome") for o in outs.values()}
+    verdict = "violation" if "violation" in kinds else "consistent" if "consistent" in kinds else None
+    return verdict, outs
+
+
+def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | ProtocolConfig = "full",
+              models: ModelFactory = policy_models, data_root: Path | None = None) -> AuditResult:
+    t0 = time.perf_counter()
+    cfg = get_config(config) if isinstance(config, str) else config
+    if cfg.direct:
+        turns = {"direct": [_direct_turn(env, query, models("direct"), data_root)]}
+        rounds, reviews = 1, []
+    else:
+        sessions = {r: _session(env, query, r, cfg, data_root) for r in cfg.roles}
+        ctx = RunContext(sessions=sessions, models={r: models(r) for r in cfg.roles}, config=cfg, rule_hint=query.rule_hint)
+        state = build_graph(cfg.roles).invoke(
+            {"round": 1, "reports": {}, "turns": {}, "reviews": []},
+            config={"configurable": {"auditflow": ctx}, "recursion_limit": 12 * (cfg.max_rounds + 1)},
+        )
+        turns, rounds, reviews = state["turns"], state.get("round", 1), state.get("reviews", [])
+    t1 = time.perf_counter()
+    verdict = checker_verdict(env, query, data_root)[0] if cfg.checks else None
+    result = _assemble(query, cfg, turns, rounds, reviews, verdict)
+    return _with_timings(result, {"protocol_s": t1 - t0, "total_s": time.perf_counter() - t0})
+
+
+def _with_timings(result: AuditResult, timings: dict) -> AuditResult:
+    from dataclasses import replace
+
+    return replace(result, timings=timings)
+
+
+def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, verdict) -> AuditResult:
+    finals = {r: ts[-1].report for r, ts in sorted(turns.items())}
+    valid = {r: rep for r, rep in finals.items() if rep is not None}
+    transcripts = tuple(AgentTranscript.from_rounds(r, [t.steps for t in ts]) for r, ts in sorted(turns.items()))
+    invalid = any(t.invalid_outputs for ts in turns.values() for t in ts)
+    structural = not valid
+    tools_run = {t.role: t.tools_run for t in transcripts}
+    fusion = None
+    if not valid:
+        decision, chosen = "unable_to_verify", None
+    elif cfg.fusion:
+        required = CHECK_TOOLS if cfg.checks else ()
+        inputs = [fusion_input(rep, required_tools=required, tools_run=tools_run[r]) for r, rep in valid.items()]
+        fusion = fuse_reports(inputs, verdict if cfg.checks else None)
+        decision = fusion.decision
+        agreeing = [rep for rep in valid.values() if rep.decision == decision]
+        chosen = max(agreeing, key=lambda rep: rep.confidence) if agreeing else None
+    else:  # the Senior picks one report: the most confident, the first role on a tie
+        chosen = max(valid.values(), key=lambda rep: rep.confidence)
+        decision = chosen.decision
+    return AuditResult(
+        query=query.to_json(), config=cfg.name, decision=decision,
+        triggered_rules=chosen.triggered_rules if chosen else (),
+        reported_value=chosen.reported_value if chosen else None,
+        expected_value=chosen.expected_value if chosen else None,
+        evidence_path=chosen.evidence_path if chosen else (),
+        credibility=fusion.credibility if fusion else (chosen.confidence if chosen else 0.0),
+        conflict=fusion.conflict if fusion else 0.0,
+        bel=fusion.bel if fusion else 0.0, pl=fusion.pl if fusion else 1.0, betp=fusion.betp if fusion else 0.0,
+        rounds=rounds, reports=tuple(valid.values()), reviews=tuple(reviews), transcripts=transcripts,
+        invalid_output=invalid, structural_failure=structural, fusion=fusion,
+    )
+
+
+def _direct_turn(env, query: AuditQuery, model, data_root) -> JuniorTurn:
+    """Direct LLM: the relevant filing excerpt in the prompt, one answer, no tools."""
+    s = AuditSession(env, query, "single", data_root=data_root, required=())
+    payload = {"task": "Answer with one JSON object: decision, triggered_rules, reported_value, expected_value, confidence, evidence.",
+               "queried_fact": s.opening().get("queried_fact"), "excerpt": _excerpt(s)}
+    turn = JuniorTurn()
+    if isinstance(model, DeterministicPolicy):
+        text = model.direct_answer(payload)
+    else:
+        msg = model.invoke([SystemMessage("You are an XBRL auditor."), HumanMessage(json.dumps(payload, sort_keys=True))])
+        text = str(msg.content)
+    try:
+        turn.report = parse_junior_report(json.loads(text), "direct")
+        turn.steps.append(TranscriptStep("final_report", content=text))
+    except (ValueError, InvalidReportError) as exc:
+        turn.invalid_outputs = 1
+        turn.structural_failure = True
+        turn.steps.append(TranscriptStep("invalid_output", content=f"{exc}: {text[:500]}"))
+    return turn
+
+
+def _excerpt(s: AuditSession) -> dict:
+    """What a reader of the statement would see around the fact: its history, calc neighbours, members."""
+    if s.focus is None:
+        return {}
+    out = {"history": s.call("get_fact_history", {"fact": "F1"})}
+    concept = s.opening()["queried_fact"]["concept"]
+    out["calculation_children"] = s.call("get_calc_children", {"concept": concept})
+    for k in out.values():
+        k.pop("still_required", None)
+    return out

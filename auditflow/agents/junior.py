@@ -1,0 +1,113 @@
+"""One junior auditor's turn: call tools through the gated session until a final report is accepted.
+
+Whatever the model emits is handled here: a tool call runs in the environment; a final report is
+validated and offered to the gate; anything else is an *invalid output*, recorded, fed back once as
+an error observation, and counted. Two invalid outputs in a row end the turn as a structural failure.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+
+from auditflow.agents.prompts import FINAL_REPORT
+from auditflow.agents.reports import (
+    EvidenceStep, InvalidReportError, JuniorReport, ToolCall, TranscriptStep, parse_junior_report,
+)
+from auditflow.env.session import AuditSession
+
+MAX_STEPS = 14
+MAX_INVALID_IN_A_ROW = 2
+
+
+@dataclass
+class JuniorTurn:
+    report: JuniorReport | None = None
+    steps: list[TranscriptStep] = field(default_factory=list)
+    invalid_outputs: int = 0
+    structural_failure: bool = False
+
+
+def _dump(obj) -> str:
+    return json.dumps(obj, sort_keys=True)
+
+
+def run_turn(model, session: AuditSession, messages: list[BaseMessage], *, max_steps: int = MAX_STEPS) -> JuniorTurn:
+    """Advance the conversation in ``messages`` (mutated in place) until a report is accepted."""
+    turn = JuniorTurn()
+    invalid_in_a_row = 0
+    evidence: list[EvidenceStep] = []
+    for _ in range(max_steps):
+        ai = model.invoke(messages)
+        if not isinstance(ai, AIMessage):
+            ai = AIMessage(content=str(getattr(ai, "content", ai)))
+        messages.append(ai)
+        if not ai.tool_calls:
+            invalid_in_a_row += 1
+            turn.invalid_outputs += 1
+            turn.steps.append(TranscriptStep("invalid_output", content=str(ai.content)[:2000]))
+            if invalid_in_a_row >= MAX_INVALID_IN_A_ROW:
+                turn.structural_failure = True
+                return turn
+            messages.append(ToolMessage(_dump({"error": {"type": "invalid_output", "message":
+                "reply with exactly one tool call (a tool from the list, or final_report)"}}), tool_call_id="invalid"))
+            continue
+        invalid_in_a_row = 0
+        for call in ai.tool_calls[:1]:  # one call a step: small models are told so, and it keeps order simple
+            done = _handle_call(call, session, messages, turn, evidence)
+            if done:
+                return turn
+    turn.structural_failure = turn.report is None
+    return turn
+
+
+def _handle_call(call: dict, session: AuditSession, messages, turn: JuniorTurn, evidence: list[EvidenceStep]) -> bool:
+    name, args, cid = call["name"], call.get("args") or {}, call.get("id") or "call"
+    if name != FINAL_REPORT:
+        obs = session.call(name, args)
+        messages.append(ToolMessage(_dump(obs), tool_call_id=cid))
+        turn.steps.append(TranscriptStep("tool_call", tool_call=ToolCall(name, args, obs, call_id=cid)))
+        if "error" not in obs:
+            evidence.append(EvidenceStep(name, args, _summary(obs), _handles(obs)))
+        return False
+    try:
+        report = parse_junior_report(args, session.role, steps=tuple(evidence))
+    except InvalidReportError as exc:
+        turn.invalid_outputs += 1
+        turn.steps.append(TranscriptStep("invalid_output", content=str(exc), tool_call=ToolCall(name, args, None, str(exc), cid)))
+        messages.append(ToolMessage(_dump({"error": {"type": "invalid_report", "message": str(exc)}}), tool_call_id=cid))
+        return False
+    obs = session.final(args)
+    messages.append(ToolMessage(_dump(obs), tool_call_id=cid))
+    kind = "final_report" if obs.get("accepted") else "refused_final"
+    turn.steps.append(TranscriptStep(kind, tool_call=ToolCall(name, args, obs, call_id=cid)))
+    if obs.get("accepted"):
+        turn.report = report
+        return True
+    return False
+
+
+def _handles(obs: dict) -> tuple[str, ...]:
+    found = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k == "fact" and isinstance(v, str) and v.startswith("F"):
+                    found.add(v)
+                else:
+                    walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(obs)
+    return tuple(sorted(found, key=lambda h: int(h[1:]) if h[1:].isdigit() else 0))
+
+
+def _summary(obs: dict) -> str:
+    if "outcome" in obs:
+        return f"{obs.get('rule')}: {obs.get('outcome')} {obs.get('code') or ''} reported {obs.get('reported')} expected {obs.get('expected')}".strip()
+    keys = [k for k in sorted(obs) if k != "still_required"]
+    return ", ".join(keys)[:200]
