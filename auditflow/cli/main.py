@@ -33,6 +33,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--xlsx", metavar="PATH", help="also write an Excel workpaper")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings (errors still exit 2)")
     _common(p)
+
+    p = sub.add_parser("audit", help="run the three-auditor protocol on one fact")
+    p.add_argument("filing", nargs="?", help="filing path or name (default: the bundled sample)")
+    p.add_argument("--concept", required=True, help="e.g. us-gaap:Assets")
+    p.add_argument("--period", required=True, help="YYYY-MM-DD (instant) or YYYY-MM-DD..YYYY-MM-DD")
+    p.add_argument("--dims", nargs="*", metavar="AXIS=MEMBER", help="e.g. srt:ProductOrServiceAxis=acme:WidgetsMember")
+    p.add_argument("--rule", help="rule family hint (0015, 0117, 0126): a hint, not the answer")
+    p.add_argument("--config", default="full", help="full, single-agent, direct-llm, no-checks, no-gating, no-fusion")
+    p.add_argument("--backend", default="policy", help="policy (deterministic, not an LLM)")
+    _common(p)
     return parser
 
 
@@ -43,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
             from auditflow.cli.inspect_cmd import run_inspect
 
             return run_inspect(args)
+        if args.command == "audit":
+            from auditflow.cli.audit_cmd import run_audit_cmd
+
+            return run_audit_cmd(args)
         if args.command == "check":
             from auditflow.cli.check_cmd import run_check
 
