@@ -130,6 +130,8 @@ class _Run:
             self.checks.append(CheckRecord(RULE, Outcome.NOT_APPLICABLE, reason="Chapter 11 exception", **rec))
             return
         computed = sum(((a.weight if a.weight is not None else Decimal(1)) * f.number for a, f in used), Decimal(0))
+        if computed == computed.to_integral_value():
+            computed = computed.quantize(Decimal(1))  # weights written 1.0 must not print as 3,833,000,000.0
         # D7: the sum carries the smallest decimals of its addends, INF counting as +infinity (min(INF, -3) = -3);
         # only when every addend is INF/missing does it fall back to the total's decimals.
         finite = [d for d in (decimals_value(f.decimals) for _, f in used) if d is not None]
