@@ -1,0 +1,98 @@
+"""Facts as tools show them (a flat dict with a handle) and as tools accept them (a handle, or
+concept + period + dimensions).
+
+One view for every tool keeps the observations uniform: the same keys, the same period notation,
+values as plain decimal strings, so a model that learned to read one observation reads them all.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from auditflow.env.names import (
+    concept_periods, dims_json, names, nearest_periods, resolve_concept, resolve_dimensions, resolve_period,
+)
+from auditflow.env.tool_base import MAX_CLOSE_MATCHES, ToolContext, ToolError
+from auditflow.rules.finding import dec_str
+from auditflow.xbrl.model import Fact, Period
+
+MAX_TEXT = 160
+
+
+def fact_period(ctx: ToolContext, fact: Fact) -> Period:
+    return ctx.env.filing.contexts[fact.context_id].period
+
+
+def fact_value(fact: Fact) -> str | None:
+    """A plain decimal string for numbers, the (shortened) text otherwise, None when nil."""
+    if fact.is_nil or fact.value is None:
+        return None
+    if fact.is_numeric:
+        n = fact.number
+        return dec_str(n) if n is not None else fact.value
+    text = " ".join(fact.value.split())
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 3] + "..."
+
+
+def fact_unit(ctx: ToolContext, fact: Fact) -> str | None:
+    unit = ctx.env.filing.units.get(fact.unit_id) if fact.unit_id else None
+    return str(unit) if unit is not None else fact.unit_id
+
+
+def fact_view(ctx: ToolContext, fact: Fact, *, with_concept: bool = True) -> dict[str, Any]:
+    """``{"fact": "F3", "concept", "period", "dimensions", "value", "unit", "decimals"}``."""
+    ctx_ = ctx.env.filing.contexts[fact.context_id]
+    out: dict[str, Any] = {"fact": ctx.handles.handle(fact)}
+    if with_concept:
+        out["concept"] = names(ctx.env).qstr(fact.concept)
+    out.update(period=str(ctx_.period), dimensions=dims_json(ctx, ctx_.dimensions), value=fact_value(fact),
+               unit=fact_unit(ctx, fact), decimals=fact.decimals)
+    if fact.is_nil:
+        out["nil"] = True
+    return out
+
+
+def has_fact_ref(args: dict) -> bool:
+    return "fact" in args or "concept" in args
+
+
+def resolve_fact(ctx: ToolContext, args: dict, *, use_focus: bool = True) -> Fact:
+    """The fact named by ``fact`` (a handle), else by ``concept`` + ``period`` (+ ``dimensions``),
+    else the queried fact when ``use_focus``.
+
+    :raises ToolError: unknown handle, unknown concept, period not in the filing, no such fact.
+    """
+    if "fact" in args:
+        return fact_by_handle(ctx, args["fact"])
+    if "concept" in args:
+        q = resolve_concept(ctx, args["concept"])
+        if "period" not in args:
+            raise ToolError("bad_arguments", "give period together with concept (or give fact, a handle such as F1)",
+                            [str(p) for p in concept_periods(ctx, q)][-MAX_CLOSE_MATCHES:])
+        p = resolve_period(ctx, args["period"], concept=q)
+        dims = resolve_dimensions(ctx, args.get("dimensions", {}))
+        found = ctx.env.facts(q, period=p, dimensions=dims)
+        if not found:
+            shown = dims_json(ctx, dims) or "no dimensions"
+            periods = {fact_period(ctx, f) for f in ctx.env.facts(q, dimensions=dims)}
+            raise ToolError("unknown_fact", f"the filing has no fact of {names(ctx.env).qstr(q)} for {p} with {shown}",
+                            nearest_periods(p, periods))
+        return found[0]
+    if use_focus and ctx.focus is not None:
+        return ctx.focus
+    raise ToolError("bad_arguments", "give fact (a handle such as F1) or concept and period", ctx.handles.known()[:MAX_CLOSE_MATCHES])
+
+
+def fact_by_handle(ctx: ToolContext, handle: str) -> Fact:
+    key = ctx.handles.key(handle)
+    if key is None:
+        known = ctx.handles.known()
+        num = _num(handle)
+        near = sorted(known, key=lambda h: (abs(_num(h) - num), _num(h))) if num >= 0 else known
+        raise ToolError("unknown_fact", f"no fact has the handle {handle!r} in this run: use a handle a tool has shown",
+                        near[:MAX_CLOSE_MATCHES])
+    return names(ctx.env).facts_by_key[key]
+
+
+def _num(handle: str) -> int:
+    digits = handle.strip().upper().removeprefix("F")
+    return int(digits) if digits.isdigit() else -1

@@ -1,0 +1,179 @@
+"""One auditor's run over one case: the queried fact, its role's tools, gating, the transcript.
+
+The session is the environment as an agent meets it (docs/local-llm.md, "presenting the
+environment to a small model"):
+
+* the queried fact is resolved up front and handed over as ``F1``; every fact a tool shows gets the
+  next handle, mapped back to the XBRL fact here, never shown raw;
+* a role sees only its tools (A1 ``compliance``: static + checks; A2 ``forensic`` and the
+  single-agent baseline: all);
+* every observation carries ``still_required``; :meth:`AuditSession.final` refuses a report until
+  the role's required tools have run successfully, and returns the missing ones;
+* after two identical failing calls the third is refused as ``repeated_failure`` instead of run,
+  because a small model would otherwise loop on it.
+
+Same calls, same transcript, byte for byte: nothing time- or order-dependent enters it.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from auditflow.env.facts import fact_view
+from auditflow.env.names import resolve_concept, resolve_dimensions, resolve_period
+from auditflow.env.query import AuditQuery
+from auditflow.env.tool_base import ToolContext, ToolError, error_observation, is_error
+from auditflow.env.tools import CHECKS, DYNAMIC, STATIC, TOOLS, run_tool
+from auditflow.graphs.environment import AuditEnvironment
+from auditflow.xbrl.model import Fact
+
+ROLE_TOOLS: dict[str, tuple[str, ...]] = {
+    "compliance": STATIC + CHECKS,
+    "forensic": STATIC + DYNAMIC + CHECKS,
+    "single": STATIC + DYNAMIC + CHECKS,
+}
+_CHECKS_REQUIRED = ("check_sign", "check_calc_tree", "check_dim_consistency")
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "compliance": _CHECKS_REQUIRED,
+    "forensic": _CHECKS_REQUIRED + ("get_fact_history",),
+    "single": _CHECKS_REQUIRED + ("get_fact_history",),
+}
+FINAL = "final_report"
+MAX_IDENTICAL_FAILURES = 2
+
+
+def tool_schemas(role: str) -> list[dict]:
+    """The role's tools in OpenAI function format (``{"type": "function", "function": {...}}``)."""
+    return [TOOLS[name].openai_schema() for name in _role_tools(role)]
+
+
+def _role_tools(role: str) -> tuple[str, ...]:
+    if role not in ROLE_TOOLS:
+        raise ValueError(f"unknown auditor role {role!r}; choose from {', '.join(ROLE_TOOLS)}")
+    return ROLE_TOOLS[role]
+
+
+def _canonical(value: Any) -> Any:
+    """A JSON-only copy of what a caller passed, so the transcript serialises the same way every time."""
+    return json.loads(json.dumps(value, sort_keys=True, default=repr))
+
+
+class AuditSession:
+    """``AuditSession(env, query, role, data_root=...)``; then :meth:`call` tools and :meth:`final`.
+
+    ``required=()`` disables gating (the no-gating ablation); ``None`` takes the role's default.
+    """
+
+    def __init__(self, env: AuditEnvironment, query: AuditQuery, role: str, *, data_root: Path | None,
+                 required: tuple[str, ...] | list[str] | None = None) -> None:
+        self.role = role
+        self.allowed = _role_tools(role)
+        self.required = REQUIRED[role] if required is None else tuple(required)
+        if unknown := [t for t in self.required if t not in self.allowed]:
+            raise ValueError(f"required tool(s) {', '.join(unknown)} are not tools of the {role} role")
+        self.query = query
+        self.ctx = ToolContext(env, Path(data_root) if data_root is not None else None)
+        self.transcript: list[dict[str, Any]] = []
+        self.counters = {"tool_calls": 0, "tool_errors": 0, "refused_finals": 0, "accepted_finals": 0}
+        self.timings: list[float] = []  # seconds per call; kept out of the transcript
+        self.report: dict | None = None  # the last accepted final report
+        self._ran: set[str] = set()
+        self._failures: Counter[str] = Counter()
+        self.focus_note = self._resolve_focus()
+
+    # -- the queried fact --------------------------------------------------------------------------
+    def _resolve_focus(self) -> str | None:
+        """Find the queried fact (first of several duplicates) and make it F1; say why when none is found."""
+        q = self.query
+        try:
+            concept = resolve_concept(self.ctx, q.concept)
+            period = resolve_period(self.ctx, q.period, concept=concept)
+            dims = resolve_dimensions(self.ctx, dict(q.dimensions))
+        except ToolError as exc:
+            return f"the queried fact is not in the filing: {exc.message}"
+        found = self.ctx.env.facts(concept, period=period, dimensions=dims)
+        if not found:
+            return f"the filing has no fact of {q.concept} for {q.period} with these dimensions"
+        self.ctx.focus = found[0]
+        self.ctx.handles.handle(found[0])
+        return None
+
+    @property
+    def focus(self) -> Fact | None:
+        return self.ctx.focus
+
+    def opening(self) -> dict[str, Any]:
+        """The first observation: the queried fact as F1 (or why there is none), the tools, what is required."""
+        obs: dict[str, Any] = {"role": self.role, "tools": list(self.allowed)}
+        if self.ctx.focus is not None:
+            obs["queried_fact"] = fact_view(self.ctx, self.ctx.focus)
+        else:
+            obs["queried_fact"] = None
+            obs["note"] = self.focus_note
+        obs["still_required"] = self.missing()
+        return _canonical(obs)
+
+    # -- calls ---------------------------------------------------------------------------------------
+    def missing(self) -> list[str]:
+        """Required tools that have not yet run successfully, in the role's order."""
+        return [t for t in self.required if t not in self._ran]
+
+    def call(self, tool: str, arguments: dict | None = None) -> dict[str, Any]:
+        """Run one tool for the agent; the observation always carries ``still_required``."""
+        t0 = time.perf_counter()
+        args = _canonical(arguments if arguments is not None else {})
+        signature = json.dumps([tool, args], sort_keys=True)
+        if self._failures[signature] >= MAX_IDENTICAL_FAILURES:
+            obs = error_observation("repeated_failure", f"{tool} already failed {MAX_IDENTICAL_FAILURES} times with these "
+                                    "arguments: change the arguments or use another tool", self.missing())
+        elif tool not in self.allowed:
+            what = f"{tool} is not a tool of the {self.role} auditor" if tool in TOOLS else f"no tool named {tool!r}"
+            obs = error_observation("tool_not_allowed", f"{what}; allowed: {', '.join(self.allowed)}", list(self.allowed))
+        else:
+            obs = run_tool(self.ctx, tool, args)
+        if is_error(obs):
+            self._failures[signature] += 1
+            self.counters["tool_errors"] += 1
+        elif tool in self.allowed:
+            self._ran.add(tool)
+        self.counters["tool_calls"] += 1
+        obs["still_required"] = self.missing()
+        self._record(tool, args, obs)
+        self.timings.append(time.perf_counter() - t0)
+        return _canonical(obs)
+
+    def final(self, report: dict) -> dict[str, Any]:
+        """Accept the final report only once every required tool has run; else say what is missing."""
+        missing = self.missing()
+        if not isinstance(report, dict):
+            obs = error_observation("bad_arguments", "the final report must be a JSON object")
+        elif missing:
+            self.counters["refused_finals"] += 1
+            obs = {"refused": True, "missing_tools": missing,
+                   "message": f"final report refused: run {', '.join(missing)} first"}
+        else:
+            self.counters["accepted_finals"] += 1
+            self.report = _canonical(report)
+            obs = {"accepted": True}
+        obs["still_required"] = missing
+        self._record(FINAL, _canonical(report), obs)
+        return _canonical(obs)
+
+    def _record(self, tool: str, args: Any, obs: dict) -> None:
+        self.transcript.append({"step": len(self.transcript) + 1, "tool": tool, "arguments": args,
+                                "observation": _canonical(obs)})
+
+    # -- for harnesses ------------------------------------------------------------------------------
+    def fact_key(self, handle: str) -> str | None:
+        """The XBRL fact key behind a handle (what reports and findings use), or None."""
+        return self.ctx.handles.key(handle)
+
+    def handles(self) -> dict[str, str]:
+        """Every handle shown so far -> its fact key."""
+        return dict(self.ctx.handles.items())
+
+    def tool_schemas(self) -> list[dict]:
+        return tool_schemas(self.role)
