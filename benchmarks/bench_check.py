@@ -22,8 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import (REPO, build, common_args, data_root_of, filing_dirs, fmt_s, fmt_x, machine_line, markdown_table,
-                     median, timed, warm_taxonomy)
+from _common import (REPO, build, common_args, data_root_of, filing_dirs, fmt_s, fmt_x, load_average,
+                     machine_line, markdown_table, median, preload, timed, warm_taxonomy)
 
 APPLE = "aapl-10k-2023-09-30"
 CLI_GOAL_S = 1.0
@@ -122,6 +122,7 @@ def render(rows: dict, cli: dict, head: dict) -> str:
                      "yes" if rules < load else "**no**"])
     state = f"built now in {head['cold_s']:.2f} s" if head["cold_s"] else "already warm"
     lines = [head["machine"], f"- taxonomy cache: {head['cache']} ({state})", "", markdown_table(headers, body), "", *verdicts(rows, cli)]
+    lines.append(f"- load average at end: {load_average()}")
     return "\n".join(lines)
 
 
@@ -155,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir", help="taxonomy cache dir (default: $AUDITFLOW_CACHE_DIR, else a temporary one)")
     args = parser.parse_args(argv)
     data_root, machine = data_root_of(args), machine_line()
+    preload()
     dirs = filing_dirs(data_root, args.filings)
     given = args.cache_dir or os.environ.get("AUDITFLOW_CACHE_DIR")
     cache = Path(given) if given else Path(tempfile.mkdtemp(prefix="auditflow-bench-cache-"))

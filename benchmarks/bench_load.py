@@ -21,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import (build, common_args, data_root_of, filing_dirs, fmt_s, fmt_x, machine_line, markdown_table, median,
-                     timed, warm_taxonomy)
+from _common import (build, common_args, data_root_of, filing_dirs, fmt_s, fmt_x, load_average, machine_line,
+                     markdown_table, median, preload, timed, warm_taxonomy)
 from edgartools_load import EtResult, import_edgartools, load_with_edgartools
 
 APPLE = "aapl-10k-2023-09-30"
@@ -51,7 +51,7 @@ def cold_pass(dirs: list[Path], tset, graph, xbrl_cls) -> dict[str, dict]:
         secs, env = timed(lambda: build(d, tset, graph))
         row = rows[d.name] = {"folder": d.parent.name, "af_cold": secs, "af_facts": len(env.filing.facts),
                               "af_total": [], "af_filing": [], "et": []}
-        et = load_with_edgartools(xbrl_cls, d, timed) if xbrl_cls else EtResult(None, 0, "")
+        et = load_with_edgartools(xbrl_cls, d, timed) if xbrl_cls else EtResult(None, 0, "n/a (edgartools not importable)")
         row.update(et_cold=et.seconds, et_facts=et.facts, et_note=et.note)
     return rows
 
@@ -94,6 +94,7 @@ def render(rows: dict, head: dict) -> str:
              f"- taxonomy warm load (discover + fingerprint + read cache), median: {fmt_s(head['taxonomy_warm_s'])} s",
              f"- one-off imports: auditflow {head['af_import_s']:.2f} s, edgartools {fmt_s(head['et_import_s'])} s "
              "(not in any per-filing figure)", "", markdown_table(headers, body), "", *verdicts(rows)]
+    lines.append(f"- load average at end: {load_average()}")
     return "\n".join(lines)
 
 
@@ -101,9 +102,10 @@ def verdicts(rows: dict) -> list[str]:
     compared = [(n, r) for n, r in rows.items() if r["ratio"] is not None]
     slower = [n for n, r in compared if r["ratio"] < 1]
     apple = rows.get(APPLE, {}).get("af_total_med")
+    where = "all of them" if len(slower) == len(compared) else ", ".join(slower)
     out = [f"- faster than edgartools (warm total) on every comparable filing: "
            f"{'MET' if compared and not slower else 'MISSED'} ({len(compared) - len(slower)} of {len(compared)} faster"
-           + (f"; slower on {', '.join(slower)}" if slower else "") + ")"]
+           + (f"; slower on {where}" if slower else "") + ")"]
     na = [n for n, r in rows.items() if r["ratio"] is None]
     if na:
         out.append(f"- no edgartools figure for: {', '.join(na)}")
@@ -118,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     data_root, head = data_root_of(args), {"machine": machine_line()}
     dirs = filing_dirs(data_root, args.filings)
-    head["af_import_s"], _ = timed(lambda: __import__("auditflow.graphs.environment"))
+    head["af_import_s"], _ = timed(preload)
     head["et_import_s"], (xbrl_cls, why) = timed(import_edgartools)
     if xbrl_cls is None:
         print(f"warning: {why}")

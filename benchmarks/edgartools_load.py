@@ -1,8 +1,9 @@
 """Load a local filing folder with edgartools, offline, and say honestly when it cannot.
 
 edgartools reads a folder with ``XBRL.from_directory``: every ``*.xsd``, the ``*_lab/_pre/_cal/_def.xml``
-linkbases and every other ``*.xml`` as an instance. It has no inline-XBRL (``.htm``) parser, so a
-filing shipped only as inline XBRL yields no facts. Any socket connect or DNS lookup during a load is
+linkbases and every other ``*.xml`` as an instance. Its ``XBRL`` class does not read inline XBRL
+(``.htm``; edgartools extracts iXBRL facts only in its separate HTML-document parser, without the
+linkbases), so a filing shipped only as inline XBRL yields no facts there. Any socket connect or DNS lookup during a load is
 refused and reported, so a figure never includes (or hides) a download.
 """
 from __future__ import annotations
@@ -63,7 +64,7 @@ def import_edgartools():
 def _no_facts_reason(path: Path) -> str:
     xml = [p for p in path.glob("*.xml") if not p.stem.endswith(("_lab", "_pre", "_cal", "_def"))]
     if not xml and any(path.glob("*.htm*")):
-        return "n/a (edgartools read 0 facts: inline-only filing, and it has no inline XBRL parser)"
+        return "n/a (edgartools read 0 facts: inline-only filing; its XBRL class reads instance .xml only)"
     return "n/a (edgartools read 0 facts)"
 
 

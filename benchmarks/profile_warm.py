@@ -1,5 +1,6 @@
 """cProfile of one filing's warm path: taxonomy from the disk cache + load_filing + build_environment
-(+ the three rules with ``--rules``). Imports and the cache fill happen before profiling starts.
+(+ the three rules with ``--rules``). Imports and the cache fill happen before profiling starts
+(one unprofiled run first).
 
     python benchmarks/profile_warm.py [--filing aapl-10k-2023-09-30] [--rules] [--top 25]
 """

@@ -13,12 +13,12 @@ from typing import Callable
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from auditflow.agents.configs import ProtocolConfig, get_config
-from auditflow.agents.fusion import fuse_reports
+from auditflow.agents.fusion import TotalConflictError, fuse_reports
 from auditflow.agents.junior import JuniorTurn
 from auditflow.agents.policy import DeterministicPolicy
-from auditflow.agents.protocol import RunContext, build_graph
+from auditflow.agents.protocol import RunContext, compiled_graph
 from auditflow.agents.reports import (
-    AgentTranscript, AuditResult, InvalidReportError, TranscriptStep, fusion_input, parse_junior_report,
+    AgentTranscript, AuditResult, InvalidReportError, TranscriptStep, fusion_input, normalise_number, parse_junior_report,
 )
 from auditflow.env.query import AuditQuery
 from auditflow.env.session import AuditSession
@@ -37,6 +37,8 @@ def _session(env, query, role, cfg: ProtocolConfig, data_root) -> AuditSession:
     if not cfg.checks:
         s.allowed = tuple(t for t in s.allowed if t not in CHECK_TOOLS)
         s.required = tuple(t for t in s.required if t not in CHECK_TOOLS)
+    if s.focus is None:  # no tool can run on a fact that is not there: gating would refuse every report
+        s.required = ()
     return s
 
 
@@ -61,14 +63,14 @@ def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | Protoco
     else:
         sessions = {r: _session(env, query, r, cfg, data_root) for r in cfg.roles}
         ctx = RunContext(sessions=sessions, models={r: models(r) for r in cfg.roles}, config=cfg, rule_hint=query.rule_hint)
-        state = build_graph(cfg.roles).invoke(
+        state = compiled_graph(tuple(cfg.roles)).invoke(
             {"round": 1, "reports": {}, "turns": {}, "reviews": []},
             config={"configurable": {"auditflow": ctx}, "recursion_limit": 12 * (cfg.max_rounds + 1)},
         )
         turns, rounds, reviews = state["turns"], state.get("round", 1), state.get("reviews", [])
     t1 = time.perf_counter()
-    verdict = checker_verdict(env, query, data_root)[0] if cfg.checks else None
-    result = _assemble(query, cfg, turns, rounds, reviews, verdict)
+    verdict, outs = checker_verdict(env, query, data_root) if cfg.checks else (None, {})
+    result = _assemble(query, cfg, turns, rounds, reviews, (verdict, outs))
     return _with_timings(result, {"protocol_s": t1 - t0, "total_s": time.perf_counter() - t0})
 
 
@@ -78,26 +80,13 @@ def _with_timings(result: AuditResult, timings: dict) -> AuditResult:
     return replace(result, timings=timings)
 
 
-def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, verdict) -> AuditResult:
+def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, checker: tuple) -> AuditResult:
     finals = {r: ts[-1].report for r, ts in sorted(turns.items())}
     valid = {r: rep for r, rep in finals.items() if rep is not None}
     transcripts = tuple(AgentTranscript.from_rounds(r, [t.steps for t in ts]) for r, ts in sorted(turns.items()))
     invalid = any(t.invalid_outputs for ts in turns.values() for t in ts)
-    structural = not valid
     tools_run = {t.role: t.tools_run for t in transcripts}
-    fusion = None
-    if not valid:
-        decision, chosen = "unable_to_verify", None
-    elif cfg.fusion:
-        required = CHECK_TOOLS if cfg.checks else ()
-        inputs = [fusion_input(rep, required_tools=required, tools_run=tools_run[r]) for r, rep in valid.items()]
-        fusion = fuse_reports(inputs, verdict if cfg.checks else None)
-        decision = fusion.decision
-        agreeing = [rep for rep in valid.values() if rep.decision == decision]
-        chosen = max(agreeing, key=lambda rep: rep.confidence) if agreeing else None
-    else:  # the Senior picks one report: the most confident, the first role on a tie
-        chosen = max(valid.values(), key=lambda rep: rep.confidence)
-        decision = chosen.decision
+    decision, chosen, fusion, conflict = _decide(cfg, valid, tools_run, *checker)
     return AuditResult(
         query=query.to_json(), config=cfg.name, decision=decision,
         triggered_rules=chosen.triggered_rules if chosen else (),
@@ -105,11 +94,41 @@ def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, ver
         expected_value=chosen.expected_value if chosen else None,
         evidence_path=chosen.evidence_path if chosen else (),
         credibility=fusion.credibility if fusion else (chosen.confidence if chosen else 0.0),
-        conflict=fusion.conflict if fusion else 0.0,
+        conflict=conflict,
         bel=fusion.bel if fusion else 0.0, pl=fusion.pl if fusion else 1.0, betp=fusion.betp if fusion else 0.0,
         rounds=rounds, reports=tuple(valid.values()), reviews=tuple(reviews), transcripts=transcripts,
-        invalid_output=invalid, structural_failure=structural, fusion=fusion,
+        invalid_output=invalid, structural_failure=not valid, fusion=fusion,
     )
+
+
+def _decide(cfg: ProtocolConfig, valid: dict, tools_run: dict, verdict: str | None, outs: dict) -> tuple:
+    """(decision, the report whose values are shown, fusion result, conflict K)."""
+    if not valid:
+        return "unable_to_verify", None, None, 0.0
+    if not cfg.fusion:  # the Senior picks one report: the most confident, the first role on a tie
+        chosen = max(valid.values(), key=lambda rep: rep.confidence)
+        return chosen.decision, chosen, None, 0.0
+    required = CHECK_TOOLS if cfg.checks else ()
+    inputs = [fusion_input(rep, required_tools=required, tools_run=tools_run[r]) for r, rep in valid.items()]
+    try:
+        fusion = fuse_reports(inputs, verdict if cfg.checks else None)
+    except TotalConflictError:  # K = 1 (possible without checks): nothing to fuse, escalate
+        return "unable_to_verify", None, None, 1.0
+    agreeing = [rep for rep in valid.values() if rep.decision == fusion.decision]
+    chosen = max(agreeing, key=lambda rep: (_matches_checker(rep, verdict, outs), rep.confidence)) if agreeing else None
+    return fusion.decision, chosen, fusion, fusion.conflict
+
+
+def _matches_checker(report, verdict: str | None, outs: dict) -> bool:
+    """Whether a report carries the checkers' own rules and expected value: among reports with the
+    fused decision, one that copies the authoritative checker wins over a more confident one that does not."""
+    if verdict is None or report.decision != verdict:
+        return False
+    fired = [o for o in outs.values() if o.get("outcome") == "violation"]
+    if verdict != "violation":
+        return not report.triggered_rules and report.expected_value == report.reported_value
+    expected = {normalise_number(o.get("expected")) for o in fired}
+    return set(report.triggered_rules) == {o["code"] for o in fired if o.get("code")} and report.expected_value in expected
 
 
 def _direct_turn(env, query: AuditQuery, model, data_root) -> JuniorTurn:

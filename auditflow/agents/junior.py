@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from auditflow.agents.prompts import FINAL_REPORT
 from auditflow.agents.reports import (
@@ -44,48 +44,66 @@ def run_turn(model, session: AuditSession, messages: list[BaseMessage], *, max_s
             ai = AIMessage(content=str(getattr(ai, "content", ai)))
         messages.append(ai)
         if not ai.tool_calls:
-            invalid_in_a_row += 1
             turn.invalid_outputs += 1
             turn.steps.append(TranscriptStep("invalid_output", content=str(ai.content)[:2000]))
-            if invalid_in_a_row >= MAX_INVALID_IN_A_ROW:
-                turn.structural_failure = True
-                return turn
-            messages.append(ToolMessage(_dump({"error": {"type": "invalid_output", "message":
-                "reply with exactly one tool call (a tool from the list, or final_report)"}}), tool_call_id="invalid"))
-            continue
-        invalid_in_a_row = 0
-        for call in ai.tool_calls[:1]:  # one call a step: small models are told so, and it keeps order simple
-            done = _handle_call(call, session, messages, turn, evidence)
-            if done:
-                return turn
+            # no tool call to answer: a ToolMessage here would be refused by chat APIs
+            messages.append(HumanMessage(_dump({"error": {"type": "invalid_output", "message":
+                "reply with exactly one tool call (a tool from the list, or final_report)"}})))
+            outcome = "invalid"
+        else:
+            # one call a step: small models are told so, and it keeps order simple
+            outcome = _handle_call(ai.tool_calls[0], session, messages, turn, evidence)
+            _refuse_extra_calls(ai.tool_calls[1:], messages)
+        if outcome == "done":
+            return turn
+        invalid_in_a_row = invalid_in_a_row + 1 if outcome == "invalid" else 0
+        if invalid_in_a_row >= MAX_INVALID_IN_A_ROW:
+            turn.structural_failure = True
+            return turn
     turn.structural_failure = turn.report is None
     return turn
 
 
-def _handle_call(call: dict, session: AuditSession, messages, turn: JuniorTurn, evidence: list[EvidenceStep]) -> bool:
+def _refuse_extra_calls(calls: list[dict], messages: list[BaseMessage]) -> None:
+    """Every tool call of a message must be answered (chat APIs refuse the next request otherwise)."""
+    for call in calls:
+        messages.append(ToolMessage(_dump({"error": {"type": "not_run", "message":
+            "only the first tool call of a message is run: call one tool at a time"}}), tool_call_id=call.get("id") or "call"))
+
+
+def _handle_call(call: dict, session: AuditSession, messages, turn: JuniorTurn, evidence: list[EvidenceStep]) -> str:
+    """Run one call; "done" (report accepted), "invalid" (an invalid final report, or a tool the role
+    may not use) or "ok"."""
     name, args, cid = call["name"], call.get("args") or {}, call.get("id") or "call"
     if name != FINAL_REPORT:
         obs = session.call(name, args)
         messages.append(ToolMessage(_dump(obs), tool_call_id=cid))
-        turn.steps.append(TranscriptStep("tool_call", tool_call=ToolCall(name, args, obs, call_id=cid)))
-        if "error" not in obs:
+        error = (obs["error"].get("message") or obs["error"].get("type")) if "error" in obs else None
+        if name not in session.allowed:
+            # the session records the refusal (tool_not_allowed, later repeated_failure); for the run
+            # naming a tool the role may not use is an invalid output, like unparseable text
+            turn.invalid_outputs += 1
+            turn.steps.append(TranscriptStep("invalid_output", content=error, tool_call=ToolCall(name, args, obs, error, cid)))
+            return "invalid"
+        turn.steps.append(TranscriptStep("tool_call", tool_call=ToolCall(name, args, obs, error, cid)))
+        if error is None:
             evidence.append(EvidenceStep(name, args, _summary(obs), _handles(obs)))
-        return False
+        return "ok"
     try:
         report = parse_junior_report(args, session.role, steps=tuple(evidence))
     except InvalidReportError as exc:
         turn.invalid_outputs += 1
         turn.steps.append(TranscriptStep("invalid_output", content=str(exc), tool_call=ToolCall(name, args, None, str(exc), cid)))
         messages.append(ToolMessage(_dump({"error": {"type": "invalid_report", "message": str(exc)}}), tool_call_id=cid))
-        return False
+        return "invalid"
     obs = session.final(args)
     messages.append(ToolMessage(_dump(obs), tool_call_id=cid))
     kind = "final_report" if obs.get("accepted") else "refused_final"
     turn.steps.append(TranscriptStep(kind, tool_call=ToolCall(name, args, obs, call_id=cid)))
     if obs.get("accepted"):
         turn.report = report
-        return True
-    return False
+        return "done"
+    return "ok"
 
 
 def _handles(obs: dict) -> tuple[str, ...]:

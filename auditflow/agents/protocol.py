@@ -6,6 +6,7 @@ globals. The graph assembly is a short function with no logic.
 """
 from __future__ import annotations
 
+import functools
 import operator
 from typing import Annotated, Any, TypedDict
 
@@ -88,3 +89,10 @@ def build_graph(roles: tuple[str, ...]):
     g.add_node("senior", senior_node)
     g.add_conditional_edges("senior", _after_senior, [f"junior_{r}" for r in roles] + [END])
     return g.compile()
+
+
+@functools.lru_cache(maxsize=None)
+def compiled_graph(roles: tuple[str, ...]):
+    """The compiled graph for these roles, built once per process: it holds no run state (that travels
+    in ``config["configurable"]``), and compiling it again cost about a third of a warm case."""
+    return build_graph(roles)

@@ -33,7 +33,9 @@ def resolve_filing_arg(arg: str | None, data_root: Path | None) -> Path:
 class EnvironmentFactory:
     """Loads the taxonomy once and joins each filing to it."""
 
-    def __init__(self, args) -> None:
+    def __init__(self, args, *, taxonomy_graph: bool = True) -> None:
+        """``taxonomy_graph=False`` keeps only the taxonomy set: the DQC rules read the filer's own
+        linkbases, so ``check`` needs the packages only to report what the filing imports but we lack."""
         explicit = args.data_root or os.environ.get(ENV_VAR)
         # An explicitly named data root that is missing is an error; only the defaults are optional.
         self.data_root = resolve_data_root(args.data_root) if explicit else data_root_or_none()
@@ -44,7 +46,8 @@ class EnvironmentFactory:
             from auditflow.xbrl.packages import TaxonomySet
 
             self.taxonomy_set = TaxonomySet.discover(self.data_root, extra=[Path(t) for t in args.taxonomy]) if self.data_root else TaxonomySet.discover(None, extra=[Path(t) for t in args.taxonomy])
-            self.taxonomy = load_taxonomy_graph(self.taxonomy_set)
+            if taxonomy_graph:
+                self.taxonomy = load_taxonomy_graph(self.taxonomy_set)
 
     def build(self, filing_arg: str | None) -> AuditEnvironment:
         path = resolve_filing_arg(filing_arg, self.data_root)

@@ -475,8 +475,10 @@ def _write_cache(path: Path, data: dict) -> str | None:
 def load_taxonomy_graph(tset: TaxonomySet, *, cache_dir: Path | None = None, progress: Progress | None = None) -> TaxonomyGraph:
     """The taxonomy graph of ``tset``, from the disk cache when its fingerprint matches, else built
     (and cached). Default cache dir: ``$AUDITFLOW_CACHE_DIR`` or ``~/.cache/auditflow/taxonomy``."""
+    directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    _recall_fingerprint(tset, directory)
     fp = tset.fingerprint()
-    path = cache_path(Path(cache_dir) if cache_dir is not None else default_cache_dir(), fp)
+    path = cache_path(directory, fp)
     data = _read_cache(path, fp)
     if data is not None:
         try:
@@ -484,7 +486,33 @@ def load_taxonomy_graph(tset: TaxonomySet, *, cache_dir: Path | None = None, pro
         except Exception:  # noqa: BLE001 - a cache from a buggy writer: rebuild rather than crash
             pass
     graph = build_taxonomy_graph(tset, progress=progress)
+    _remember_fingerprint(tset, directory)
     problem = _write_cache(path, graph._data)
     if problem:
         graph.warnings.append(problem)
     return graph
+
+
+def _memo_path(directory: Path, tset: TaxonomySet) -> Path:
+    return directory / f"fingerprint-{tset.stat_signature()[:32]}.txt"
+
+
+def _recall_fingerprint(tset: TaxonomySet, directory: Path) -> None:
+    """Reuse the content fingerprint recorded for the same files (paths, sizes, mtimes): hashing
+    ~50 MB of taxonomy on every run costs more than loading the cached graph itself."""
+    try:
+        fp = _memo_path(directory, tset).read_text().strip()
+    except OSError:
+        return
+    if len(fp) == 64 and all(c in "0123456789abcdef" for c in fp):
+        tset.adopt_fingerprint(fp)
+
+
+def _remember_fingerprint(tset: TaxonomySet, directory: Path) -> None:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tmp = _memo_path(directory, tset).with_suffix(".tmp")
+        tmp.write_text(tset.fingerprint())
+        os.replace(tmp, _memo_path(directory, tset))
+    except OSError:
+        pass  # a read-only cache directory only costs the re-hash next time

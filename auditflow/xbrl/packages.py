@@ -453,6 +453,25 @@ class TaxonomySet:
             raise UnresolvedReferenceError(url, referenced_from=referenced_from)
         return hit[0].read_member(hit[1])
 
+    def stat_signature(self) -> str:
+        """sha256 over every source file's path, size and mtime: cheap (stat only), used to skip
+        re-hashing content that has not changed since the content fingerprint was last computed."""
+        h = hashlib.sha256(b"auditflow-taxonomy-stat-1\0")
+        for src in self.sources:
+            if getattr(src, "_zip", None) is not None:
+                st = src.path.stat()
+                h.update(f"zip:{src.path}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+                continue
+            d = src._dir
+            for rel in d.names():
+                st = os.stat(d.root / rel)
+                h.update(f"{d.root}/{rel}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+        return h.hexdigest()
+
+    def adopt_fingerprint(self, fingerprint: str) -> None:
+        """Use a content fingerprint computed earlier for the same stat signature."""
+        self._fingerprint = fingerprint
+
     def fingerprint(self) -> str:
         """sha256 over every source file's relative path, size and bytes (memoised).
 

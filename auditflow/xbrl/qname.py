@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 # Standard taxonomies get their conventional prefix whatever the document declared, so that output
@@ -20,6 +21,7 @@ _STANDARD_PREFIXES: tuple[tuple[re.Pattern[str], str], ...] = (
 _YEAR = re.compile(r"/(\d{4})(?:-\d\d-\d\d)?$")
 
 
+@lru_cache(maxsize=4096)
 def standard_prefix(namespace: str) -> str | None:
     """The conventional prefix of a standard taxonomy namespace, or None for filer namespaces."""
     for pattern, prefix in _STANDARD_PREFIXES:
@@ -30,12 +32,14 @@ def standard_prefix(namespace: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def namespace_year(namespace: str) -> int | None:
     """The taxonomy year a standard namespace carries (``http://fasb.org/us-gaap/2023`` -> 2023)."""
     m = _YEAR.search(namespace)
     return int(m.group(1)) if m else None
 
 
+@lru_cache(maxsize=4096)
 def namespace_family(namespace: str) -> str:
     """A namespace without its year, so that us-gaap 2023 and 2024 compare as one family."""
     return _YEAR.sub("", namespace)
