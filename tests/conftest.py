@@ -17,6 +17,10 @@ if str(REPO) not in sys.path:
 from auditflow.dataroot import resolve_data_root  # noqa: E402
 from auditflow.errors import DataRootError  # noqa: E402
 
+# pytester drives the pytest plugin's own tests (tests/plugin/); a plugin list is only allowed in a
+# top-level conftest, so it is declared here.
+pytest_plugins = ["pytester"]
+
 
 @pytest.fixture(scope="session")
 def data_root() -> Path:

@@ -47,8 +47,7 @@ def run_turn(model, session: AuditSession, messages: list[BaseMessage], *, max_s
             turn.invalid_outputs += 1
             turn.steps.append(TranscriptStep("invalid_output", content=str(ai.content)[:2000]))
             # no tool call to answer: a ToolMessage here would be refused by chat APIs
-            messages.append(HumanMessage(_dump({"error": {"type": "invalid_output", "message":
-                "reply with exactly one tool call (a tool from the list, or final_report)"}})))
+            messages.append(HumanMessage(_dump({"error": {"type": "invalid_output", "message": _why_invalid(ai)}})))
             outcome = "invalid"
         else:
             # one call a step: small models are told so, and it keeps order simple
@@ -62,6 +61,12 @@ def run_turn(model, session: AuditSession, messages: list[BaseMessage], *, max_s
             return turn
     turn.structural_failure = turn.report is None
     return turn
+
+
+def _why_invalid(ai: AIMessage) -> str:
+    """What to tell the model: the parser's own diagnosis (``invalid_tool_calls``) when it gave one."""
+    detail = next((c.get("error") for c in ai.invalid_tool_calls if c.get("error")), None)
+    return detail or "reply with exactly one tool call (a tool from the list, or final_report)"
 
 
 def _refuse_extra_calls(calls: list[dict], messages: list[BaseMessage]) -> None:

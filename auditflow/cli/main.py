@@ -43,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", default="full", help="full, single-agent, direct-llm, no-checks, no-gating, no-fusion")
     p.add_argument("--backend", default="policy", help="policy (deterministic, not an LLM)")
     _common(p)
+
+    from auditflow.cli.model_cmd import add_model_parser
+
+    add_model_parser(sub)
     return parser
 
 
@@ -61,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
             from auditflow.cli.check_cmd import run_check
 
             return run_check(args)
+        if args.command == "model":
+            from auditflow.cli.model_cmd import run_model
+
+            return run_model(args)
     except AuditflowError as exc:
         print(f"auditflow: error: {exc}", file=sys.stderr)
         return EXIT_ERROR

@@ -1,0 +1,6 @@
+"""``python -m auditflow.cases > auditflow/cases/case-schema-v1.json``: regenerate the published schema."""
+import sys
+
+from auditflow.cases.schema import schema_json
+
+sys.stdout.write(schema_json())

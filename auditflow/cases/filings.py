@@ -1,0 +1,97 @@
+"""Where a case's filing comes from, and loading each filing once per process.
+
+A case names its filing as a path (relative to the case file), a folder name under the data
+root's ``filings/`` or ``filings-rolled/``, or an EDGAR accession number of a filing staged there.
+AuditFlow never downloads: an accession that is not staged is an error that says where to put it.
+
+Loading a real filing takes 0.1-1 s and a suite has many cases per filing, so filings and their
+environments are cached per process by resolved path. Injected cases get a NEW filing from
+:func:`auditflow.mutations.apply_mutations` (the cached one is never touched) and a fresh
+environment. The taxonomy graph is not loaded: no DQC rule reads it, and it would cost seconds.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from auditflow.cases.errors import CaseInputError
+from auditflow.cases.model import AuditCase
+from auditflow.graphs.environment import AuditEnvironment, build_environment
+from auditflow.xbrl.filing import Filing
+from auditflow.xbrl.loader import load_filing
+
+FILING_FOLDERS = ("filings", "filings-rolled")
+ACCESSION = re.compile(r"^\d{10}-?\d{2}-?\d{6}$")
+MANIFESTS = ("MANIFEST-xbrl.md", "filings-rolled/MANIFEST.md")
+
+
+def resolve_filing(spec: str, *, case_dir: Path, data_root: Path | None) -> Path:
+    """The filing's path: a path (absolute or relative to the case file), a data-root name, an accession.
+
+    :raises CaseInputError: naming what was tried and how to fix it.
+    """
+    p = Path(spec).expanduser()
+    candidate = p if p.is_absolute() else case_dir / p
+    if candidate.exists():
+        return candidate.resolve()
+    if data_root is None:
+        raise CaseInputError(
+            f"filing {spec!r} is not a path relative to {case_dir} and no data root is available to look it up "
+            "by name; pass --auditflow-data-root DIR (or set AUDITFLOW_DATA_ROOT), or give the filing's path.")
+    name = _accession_folder(spec, data_root) if ACCESSION.match(spec) else spec
+    for folder in FILING_FOLDERS:
+        cand = data_root / folder / name
+        if name and cand.exists():
+            return cand.resolve()
+    if ACCESSION.match(spec):
+        raise CaseInputError(
+            f"EDGAR accession {spec} is not staged under {data_root}/filings/ (AuditFlow never downloads). "
+            f"Download the filing's XBRL files into {data_root}/filings/<name>/, list it with its accession in "
+            f"{data_root}/MANIFEST-xbrl.md, or name the folder or path directly.")
+    raise CaseInputError(
+        f"no filing {spec!r}: not a path relative to {case_dir}, and not a folder under "
+        f"{' or '.join(str(data_root / f) for f in FILING_FOLDERS)}.")
+
+
+def _accession_folder(accession: str, data_root: Path) -> str:
+    """The staged folder of an accession: a folder named after it, or the manifest row that lists it."""
+    digits = accession.replace("-", "")
+    dashed = f"{digits[:10]}-{digits[10:12]}-{digits[12:]}"
+    for folder in FILING_FOLDERS:
+        for name in (dashed, digits):
+            if (data_root / folder / name).exists():
+                return name
+    for manifest in MANIFESTS:
+        try:
+            text = (data_root / manifest).read_text(encoding="utf-8")
+        except OSError:
+            continue
+        for line in text.splitlines():
+            if dashed in line and (m := re.search(r"\|\s*`?([\w.-]+)`?\s*\|", line)):
+                return m.group(1)
+    return ""
+
+
+@lru_cache(maxsize=16)
+def _filing(path: str) -> Filing:
+    return load_filing(path)
+
+
+@lru_cache(maxsize=16)
+def _environment(path: str) -> AuditEnvironment:
+    return build_environment(_filing(path))
+
+
+def base_environment(path: Path) -> AuditEnvironment:
+    """The unmutated environment of a filing, built once per process (cases only read it)."""
+    return _environment(str(Path(path).resolve()))
+
+
+def case_environment(case: AuditCase, *, data_root: Path | None) -> AuditEnvironment:
+    """The environment the case audits: the filing, with the case's ``inject:`` changes applied to a copy."""
+    from auditflow.cases.inject import injected_environment
+
+    path = resolve_filing(case.filing, case_dir=case.file.parent, data_root=data_root)
+    env = base_environment(path)
+    return injected_environment(env, case, data_root=data_root) if case.inject else env

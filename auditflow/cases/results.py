@@ -1,0 +1,122 @@
+"""Suite results as data: the results document (``--auditflow-json``) and the CI gates.
+
+Rows are plain dicts (what a pytest item sends to the controller as ``user_properties``), so the
+same functions serve a serial run, an xdist run and a results file read back as a baseline. Rows
+are always sorted by node id: the document and the gates must not depend on which worker finished
+first.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from auditflow.cases.errors import CaseInputError
+from auditflow.cases.labels import Tally, tally
+
+RESULTS_FORMAT = 1
+EPSILON = 1e-9
+
+
+def sorted_rows(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return sorted((dict(r) for r in rows), key=lambda r: r["nodeid"])
+
+
+def cache_totals(rows: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    out = {"hits": 0, "misses": 0, "writes": 0}
+    for r in rows:
+        for k in out:
+            out[k] += int(r.get(f"cache_{k}", 0) or 0)
+    return out
+
+
+def results_document(rows: Iterable[Mapping[str, Any]], *, settings: Mapping[str, Any],
+                     gates: Iterable["GateResult"] = ()) -> dict[str, Any]:
+    """Per-case results and aggregates (per rule family and total), JSON-ready."""
+    cases = sorted_rows(rows)
+    by_rule, total = tally(cases)
+    return {
+        "auditflow_results": RESULTS_FORMAT,
+        "settings": dict(settings),
+        "cases": cases,
+        "aggregates": {"by_rule": {k: v.to_json() for k, v in by_rule.items()}, "total": total.to_json()},
+        "cache": cache_totals(cases),
+        "gates": [g.to_json() for g in gates],
+    }
+
+
+def write_results(path: Path, document: Mapping[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def load_baseline(path: Path) -> dict[str, dict[str, Any]]:
+    """The cases of a results document, by node id.
+
+    :raises CaseInputError: the file is missing or is not an AuditFlow results document.
+    """
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CaseInputError(f"cannot read the baseline {path}: {exc}. Create one from a reviewed run with "
+                             "--auditflow-json PATH and commit it.") from None
+    if not isinstance(doc, dict) or doc.get("auditflow_results") != RESULTS_FORMAT:
+        raise CaseInputError(f"{path} is not an AuditFlow results file (format {RESULTS_FORMAT}); write one "
+                             "with --auditflow-json PATH.")
+    return {c["nodeid"]: c for c in doc.get("cases", [])}
+
+
+@dataclass(frozen=True)
+class GateResult:
+    name: str
+    ok: bool
+    message: str
+    regressed: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "ok": self.ok, "message": self.message, "regressed": list(self.regressed)}
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def min_joint_acc_gate(total: Tally, threshold: float) -> GateResult:
+    """Fail when the suite's Joint ACC is below ``threshold`` (a fraction)."""
+    acc = total.joint_acc
+    ok = acc is None or acc + EPSILON >= threshold
+    return GateResult("min-joint-acc", ok, f"Joint ACC {_pct(acc)} {'>=' if ok else '<'} required {_pct(threshold)}")
+
+
+def baseline_gate(rows: Iterable[Mapping[str, Any]], baseline: Mapping[str, Mapping[str, Any]],
+                  max_drop: float) -> GateResult:
+    """Compare with a baseline on the cases both runs have; fail on a Joint ACC drop above ``max_drop``.
+
+    Regressed cases (A before and not now, or passed before and failed now) are always named, so a
+    run whose improvements hide a regression still shows it.
+    """
+    current = {r["nodeid"]: r for r in rows}
+    shared = sorted(set(current) & set(baseline))
+    if not shared:
+        return GateResult("baseline", True, "no case of this run is in the baseline; nothing to compare")
+    def acc(src: Mapping[str, Mapping[str, Any]]) -> float:
+        return sum(src[k]["label"] == "A" for k in shared) / len(shared)
+
+    before, now = acc(baseline), acc(current)
+    regressed = tuple(k for k in shared if _worse(baseline[k], current[k]))
+    ok = now + EPSILON >= before - max_drop
+    detail = "; regressed: " + ", ".join(_describe(k, baseline[k], current[k]) for k in regressed) if regressed else ""
+    skipped = len(set(baseline) - set(current))
+    note = f" ({skipped} baseline case(s) not run)" if skipped else ""
+    return GateResult("baseline", ok, f"Joint ACC {_pct(now)} vs baseline {_pct(before)} on {len(shared)} shared "
+                                      f"case(s){note}, allowed drop {_pct(max_drop)}{detail}", regressed)
+
+
+def _worse(before: Mapping[str, Any], now: Mapping[str, Any]) -> bool:
+    return (before["label"] == "A" and now["label"] != "A") or (bool(before.get("passed")) and not now.get("passed"))
+
+
+def _describe(nodeid: str, before: Mapping[str, Any], now: Mapping[str, Any]) -> str:
+    status = lambda r: "passed" if r.get("passed") else "failed"  # noqa: E731
+    return f"{nodeid} ({before['label']}->{now['label']}, {status(before)}->{status(now)})"

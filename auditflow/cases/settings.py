@@ -1,0 +1,19 @@
+"""How cases run, as one value (kept apart from the runner so reading it imports no agent code)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from auditflow.cases.models import POLICY
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How cases run: model spec, protocol configuration, LLM cache, data root, optional LLM judge."""
+
+    model: str = POLICY
+    config: str = "full"
+    record_mode: str = "none"
+    cache_dir: Path | None = None
+    data_root: Path | None = None
+    judge_model: str | None = None

@@ -1,0 +1,352 @@
+"""A disk cache of LLM calls: replay makes audits reproducible, reviewable and free in CI.
+
+langchain's own cache does not fit (docs/pytest-plugin-notes.md, "Agent layer and caching"): its key
+holds tool schemas in bind order and memory addresses, and a hit injects usage data that changes
+the next turn. Our key is :class:`auditflow.llm.cachekey.CacheKey`.
+
+One entry is one human-readable JSON file ``<dir>/<key[:2]>/<key>.json`` (reviewable in a pull
+request), written atomically (temp file in the same folder, fsync, ``os.replace``) so concurrent
+writers, xdist workers included, never leave a partial file. An entry that does not parse, or whose
+request no longer hashes to its key, is a miss, never a crash. ``<dir>/cases/<case>.json`` lists the
+keys each case recorded. Record modes follow VCR: ``none`` replays only (a miss is a
+:class:`CacheMissError` naming case, role, key and how to re-record), ``once`` records a case that
+has no entries yet and replays a recorded one, ``new_episodes`` replays hits and records misses,
+``all`` always calls and overwrites. :class:`CachedChatModel` puts a chat model behind the cache.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import ConfigDict, Field
+
+from auditflow.llm.errors import PicklableError
+from auditflow.llm.cachekey import CacheKey, check_entry, response_from_json, response_to_json, sha256_hex
+from auditflow.llm.stats import CacheStats
+from auditflow.llm.toolcalls import normalise_tools, recover_tool_call
+
+RECORD_MODES: tuple[str, ...] = ("none", "once", "new_episodes", "all")
+ENTRY_FORMAT = 1
+RERECORD_HINT = ("re-record it with --auditflow-record-mode new_episodes (pytest) or --record-mode new_episodes "
+                 "(auditflow CLI), which calls the model for missing entries and keeps the others")
+_KEY = re.compile(r"^[0-9a-f]{64}$")
+CASES_DIR = "cases"
+JUDGE_DIR = "judge"  # the LLM judge's own cache folder inside the cache directory
+
+
+class CacheError(PicklableError):
+    """The LLM call cache cannot do what the record mode asks."""
+
+
+class CacheMissError(CacheError):
+    """Replay-only mode and no usable entry for this call: a real model call would be needed."""
+
+    def __init__(self, *, case_id: str | None, role: str, key: str, model: str, mode: str, reason: str,
+                 directory: Path) -> None:
+        super().__init__(
+            f"LLM cache miss for case {case_id or '(no case id)'}, role {role}, model {model}: key {key} "
+            f"({reason}) in {directory}, record mode {mode!r} replays only. The prompt, tools or model changed "
+            f"since the cache was recorded, or the case was never recorded; {RERECORD_HINT}."
+        )
+        self.case_id, self.role, self.key, self.model, self.mode, self.reason = case_id, role, key, model, mode, reason
+
+
+class CacheWriteError(CacheError):
+    """A record mode needs to write an entry and the cache directory is not writable."""
+
+
+# -- files ---------------------------------------------------------------------------------------
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` so that readers see the old file or the whole new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def entry_path(directory: Path, key: str) -> Path:
+    if not _KEY.match(key):  # keys name files: nothing but a sha256 may reach the file system
+        raise ValueError(f"not a cache key (64 lowercase hex digits): {key!r}")
+    return Path(directory) / key[:2] / f"{key}.json"
+
+
+def case_manifest_path(directory: Path, case_id: str | None) -> Path:
+    """``<dir>/cases/<case>.json``: the keys a case recorded (how ``once`` knows it was recorded)."""
+    name = case_id or "_no_case"
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:100]
+    if safe != name:
+        safe = f"{safe}-{sha256_hex(name)[:8]}"
+    return Path(directory) / CASES_DIR / f"{safe}.json"
+
+
+_MANIFEST_LOCKS: dict[str, threading.Lock] = {}
+_MANIFEST_GUARD = threading.Lock()
+
+
+def _manifest_lock(path: Path) -> threading.Lock:
+    with _MANIFEST_GUARD:
+        return _MANIFEST_LOCKS.setdefault(str(path), threading.Lock())
+
+
+def read_manifest(path: Path) -> dict:
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return obj if isinstance(obj, dict) and isinstance(obj.get("keys"), list) else {}
+
+
+def _dump_pretty(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+class LLMCache:
+    """One case's view of a cache directory in one record mode; shared by the case's roles (thread-safe)."""
+
+    def __init__(self, directory: Path | str, mode: str = "none", *, case_id: str | None = None,
+                 stats: CacheStats | None = None) -> None:
+        if mode not in RECORD_MODES:
+            raise CacheError(f"unknown record mode {mode!r}: choose one of {', '.join(RECORD_MODES)}")
+        self.directory, self.mode, self.case_id = Path(directory), mode, case_id
+        self.stats = stats if stats is not None else CacheStats()
+        self._writable: bool | None = None
+        # VCR "once": decided when the case starts, so its own first writes do not end the recording
+        self._once_records = mode == "once" and not self.case_recorded()
+
+    @property
+    def records(self) -> bool:
+        return self.mode in ("new_episodes", "all") or self._once_records
+
+    def case_recorded(self) -> bool:
+        return case_manifest_path(self.directory, self.case_id).exists()
+
+    def read(self, key: str) -> tuple[AIMessage | None, str]:
+        """(the replayed message, "") or (None, why it is a miss). Never raises on a bad entry."""
+        path = entry_path(self.directory, key)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None, "no entry"
+        except OSError as exc:
+            return None, f"the entry cannot be read: {exc}"
+        try:
+            entry = json.loads(data.decode("utf-8"))
+        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError included
+            return None, self._corrupt(path, f"the entry is not valid JSON (truncated?): {exc}")
+        problem = check_entry(entry, key)
+        if problem:
+            return None, self._corrupt(path, problem)
+        return response_from_json(entry["response"]), ""
+
+    def _corrupt(self, path: Path, why: str) -> str:
+        """Count a corrupt entry; in a record mode move it aside (it is rewritten after the call)."""
+        self.stats.count("corrupt")
+        if self.records:
+            try:
+                os.replace(path, path.with_name(path.name + ".corrupt"))
+            except OSError:
+                pass  # the new entry's os.replace overwrites it anyway
+        return why
+
+    def ensure_writable(self) -> None:
+        """Fail before the model is called, not after: a recorded answer must not be thrown away."""
+        if self._writable:
+            return
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd, probe = tempfile.mkstemp(dir=self.directory, prefix=".probe.", suffix=".tmp")
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            raise CacheWriteError(
+                f"cannot write the LLM cache at {self.directory}: {exc}. Record mode {self.mode!r} needs to write "
+                "entries: make the directory writable, pass another --auditflow-cache-dir / --cache-dir, "
+                "or replay only with record mode none"
+            ) from exc
+        self._writable = True
+
+    def write(self, key: str, request: dict, response: dict, *, role: str, model: str) -> None:
+        entry = {"format": ENTRY_FORMAT, "key": key, "role": role, "model": model, "case_id": self.case_id,
+                 # metadata for reviewers only: nothing replayed or compared depends on it
+                 "created": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+                 "request": request, "response": response}
+        try:
+            atomic_write_text(entry_path(self.directory, key), _dump_pretty(entry))
+            self._add_to_manifest(key)
+        except OSError as exc:
+            raise CacheWriteError(f"cannot write the LLM cache entry {key} under {self.directory}: {exc}") from exc
+        self.stats.count("writes", key)
+
+    def _add_to_manifest(self, key: str) -> None:
+        """Threads of this process take turns; two processes recording the *same* case at once could
+        drop a key from the list (never an entry): the list only tells ``once`` the case was recorded."""
+        path = case_manifest_path(self.directory, self.case_id)
+        with _manifest_lock(path):
+            keys = set(read_manifest(path).get("keys", [])) | {key}
+            atomic_write_text(path, _dump_pretty({"case_id": self.case_id, "keys": sorted(keys)}))
+
+    def get_or_call(self, key: str, request: dict, call: Callable[[], Any], *, role: str, model: str) -> AIMessage:
+        """Replay the entry for ``key``, or (in a record mode) call the model and record its answer."""
+        reason = "record mode all re-records every call"
+        if self.mode != "all":
+            msg, reason = self.read(key)
+            if msg is not None:
+                self.stats.count("hits", key)
+                return msg
+        self.stats.count("misses", key)
+        if not self.records:
+            if self.mode == "once":
+                reason += "; the case was recorded before, so record mode once replays only"
+            raise CacheMissError(case_id=self.case_id, role=role, key=key, model=model, mode=self.mode,
+                                 reason=reason, directory=self.directory)
+        self.ensure_writable()
+        response = response_to_json(call())
+        self.write(key, request, response, role=role, model=model)
+        return response_from_json(response)
+
+
+# -- housekeeping --------------------------------------------------------------------------------
+
+def cache_roots(directory: Path | str) -> list[Path]:
+    """The cache folder and the LLM judge's, which is kept apart inside it (``<dir>/judge``)."""
+    root = Path(directory)
+    return [root] + ([root / JUDGE_DIR] if (root / JUDGE_DIR).is_dir() else [])
+
+
+def iter_entries(directory: Path | str):
+    """Every entry file ``<dir>/<xx>/<key>.json`` of one cache folder (the judge's is a separate folder)."""
+    root = Path(directory)
+    if not root.is_dir():
+        return
+    for shard in sorted(root.iterdir()):
+        if shard.is_dir() and re.fullmatch(r"[0-9a-f]{2}", shard.name):
+            yield from sorted(p for p in shard.iterdir() if p.is_file() and not p.name.startswith("."))
+
+
+def unused_entries(directory: Path | str, used_keys) -> list[Path]:
+    """Entries no run used (given the union of every run's used keys), plus quarantined corrupt files;
+    the judge's folder included."""
+    used = set(used_keys)
+    return [p for root in cache_roots(directory) for p in iter_entries(root)
+            if p.name.endswith(".corrupt") or (p.suffix == ".json" and p.stem not in used)]
+
+
+def prune(directory: Path | str, used_keys) -> int:
+    """Delete unused entries and drop them from the case manifests; returns how many files went.
+
+    ``used_keys`` must be the union over every run that should keep its entries (the pytest plugin
+    merges its workers' :class:`CacheStats`): an entry outside it is deleted.
+    """
+    removed = unused_entries(directory, used_keys)
+    for p in removed:
+        p.unlink(missing_ok=True)
+    gone = {p.stem for p in removed if p.suffix == ".json"}
+    for root in cache_roots(directory):
+        _drop_from_manifests(root / CASES_DIR, gone)
+    for shard in {p.parent for p in removed}:
+        try:
+            shard.rmdir()  # only if now empty
+        except OSError:
+            pass
+    return len(removed)
+
+
+def _drop_from_manifests(folder: Path, gone: set[str]) -> None:
+    for m in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        data = read_manifest(m)
+        keys = sorted(set(data.get("keys", [])) - gone)
+        if not keys:
+            m.unlink(missing_ok=True)
+        elif keys != data.get("keys"):
+            atomic_write_text(m, _dump_pretty({**data, "keys": keys}))
+
+
+def summary(directory: Path | str) -> dict[str, Any]:
+    """Entries, bytes and recorded cases per cache folder (for a ``cache stats`` command)."""
+    out = {}
+    for root in cache_roots(directory):
+        files = [p for p in iter_entries(root) if p.suffix == ".json"]
+        cases = list((root / CASES_DIR).glob("*.json")) if (root / CASES_DIR).is_dir() else []
+        out[root.name if root != Path(directory) else "auditors"] = {
+            "entries": len(files), "bytes": sum(p.stat().st_size for p in files), "cases": len(cases)}
+    return out
+
+
+# -- the chat model behind the cache ---------------------------------------------------------------
+
+class CachedChatModel(BaseChatModel):
+    """A role's chat model behind the cache: replays or calls (and records) per :class:`LLMCache` mode.
+
+    The provider model is built by ``make_inner`` on the first real call only, so a warm replay loads
+    no local model, imports no provider package and needs no API key. ``key_material(tools)`` adds
+    what a wrapper changes about the request (the tool-call adapter's prompt and schema hashes).
+    Recorded and replayed answers both come back through the entry's JSON form, so a recording run
+    and its replay produce identical messages. Without ``llm_cache`` every call goes to the model.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    role: str
+    spec: str
+    make_inner: Callable[[], Any]
+    llm_cache: Any = None  # LLMCache | None
+    key_material: Callable[[list], dict] | None = None
+    tools: list[dict] = Field(default_factory=list)
+    tool_kwargs: dict = Field(default_factory=dict)
+    cache: bool | None = False  # langchain's own LLM cache stays out of this model
+
+    @property
+    def _llm_type(self) -> str:
+        return "auditflow-cached"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {"role": self.role, "spec": self.spec}
+
+    def bind_tools(self, tools, **kwargs):
+        """Keep the tools (sorted by name, so bind order changes neither key nor request)."""
+        return self.model_copy(update={"tools": normalise_tools(list(tools)), "tool_kwargs": dict(kwargs)})
+
+    def cache_key(self, messages: list[BaseMessage], stop: list[str] | None = None, **kwargs: Any) -> CacheKey:
+        extra = dict(self.key_material(self.tools)) if self.key_material and self.tools else {}
+        for name, value in (("stop", stop), ("tool_kwargs", self.tool_kwargs), ("call_kwargs", kwargs)):
+            if value:
+                extra[name] = json.loads(json.dumps(value, sort_keys=True, default=str))
+        return CacheKey.compute(role=self.role, model=self.spec, messages=list(messages), tools=self.tools, extra=extra)
+
+    def _call(self, messages: list[BaseMessage], stop: list[str] | None, kwargs: dict) -> Any:
+        inner = self.make_inner()
+        bound = inner.bind_tools(self.tools, **self.tool_kwargs) if self.tools else inner
+        out = bound.invoke(list(messages), stop=stop, **kwargs)
+        return recover_tool_call(out, self.tools, sum(isinstance(m, AIMessage) for m in messages) + 1)
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:  # noqa: ARG002
+        def call() -> Any:
+            return self._call(messages, stop, kwargs)
+
+        if self.llm_cache is None:
+            msg = response_from_json(response_to_json(call()))
+        else:
+            key = self.cache_key(messages, stop, **kwargs)
+            msg = self.llm_cache.get_or_call(key.key, key.request, call, role=self.role, model=self.spec)
+        return ChatResult(generations=[ChatGeneration(message=msg)])

@@ -1,0 +1,179 @@
+"""Model spec strings and the provider adapters behind them.
+
+One string names a model everywhere (CLI, pytest options, cache entries): ``provider:model``, e.g.
+``local:qwen2.5-coder-1.5b``, ``openai:gpt-4o``, ``anthropic:claude-sonnet-4-6``,
+``openai-compatible:http://host:port/v1#model``. Every provider lives behind an optional extra, so
+the core install needs none of them, and a replay from the cache never builds a provider at all.
+Missing packages and keys are reported as :class:`~auditflow.errors.AuditflowError`\\ s that say
+which ``pip install`` or which environment variable fixes them.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from auditflow.llm.errors import PicklableError
+
+# provider -> (pip extra, env var holding the key or None, base URL for OpenAI-compatible hosts or None)
+OPENAI_HOSTS: dict[str, tuple[str, str]] = {
+    "openrouter": ("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"),
+    "together": ("https://api.together.xyz/v1", "TOGETHER_API_KEY"),
+    "fireworks": ("https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY"),
+}
+PROVIDERS: tuple[str, ...] = ("local", "openai", "anthropic", *OPENAI_HOSTS, "openai-compatible", "hf")
+# Providers whose models answer in text only: they get the constrained JSON tool-call adapter.
+TEXT_ONLY_PROVIDERS = frozenset({"local", "hf"})
+# In-process models: one instance per process, calls serialised (one llama.cpp / torch model).
+IN_PROCESS_PROVIDERS = frozenset({"local", "hf"})
+EXTRA = {"local": "local", "openai": "openai", "anthropic": "anthropic", "openrouter": "openai",
+         "together": "openai", "fireworks": "openai", "openai-compatible": "openai", "hf": "hf"}
+
+
+class ModelSpecError(PicklableError):
+    """A model spec string that does not name a known provider and a model."""
+
+
+class ProviderUnavailableError(PicklableError):
+    """The package a provider needs is not installed (install the matching extra)."""
+
+    def __init__(self, provider: str, package: str, cause: BaseException | None = None) -> None:
+        extra = EXTRA.get(provider, provider)
+        why = f" ({cause})" if cause else ""
+        super().__init__(
+            f"the {provider!r} model provider needs the package {package}, which is not importable{why}. "
+            f"Install it with: pip install 'auditflow[{extra}]'"
+        )
+        self.provider, self.package, self.extra = provider, package, extra
+
+
+class MissingCredentialsError(PicklableError):
+    """The API key a provider needs is not set in the environment."""
+
+    def __init__(self, provider: str, env_var: str) -> None:
+        super().__init__(
+            f"the {provider!r} model provider needs an API key in the environment variable {env_var}, which is "
+            f"not set. Export {env_var}=... (or replay recorded calls with --record-mode none, which needs no key)"
+        )
+        self.provider, self.env_var = provider, env_var
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSpec:
+    """A parsed model spec. ``str(spec)`` gives back the canonical text (used in cache keys)."""
+
+    provider: str
+    model: str
+    base_url: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> ModelSpec:
+        """``provider:model``; for ``openai-compatible`` the model is ``URL#model``."""
+        if not isinstance(text, str) or ":" not in text:
+            raise ModelSpecError(f"model spec {text!r} is not of the form provider:model; {_valid()}")
+        provider, _, rest = text.strip().partition(":")
+        provider = provider.strip().lower()
+        rest = rest.strip()
+        if provider not in PROVIDERS:
+            raise ModelSpecError(f"unknown model provider {provider!r} in {text!r}; {_valid()}")
+        if provider == "openai-compatible":
+            url, sep, model = rest.rpartition("#")
+            if not sep or not url or not model:
+                raise ModelSpecError(f"{text!r}: write openai-compatible:URL#model, e.g. "
+                                     "openai-compatible:http://localhost:8080/v1#qwen2.5-coder-1.5b")
+            return cls(provider, model.strip(), url.strip())
+        if not rest:
+            raise ModelSpecError(f"model spec {text!r} names no model after {provider}:; {_valid()}")
+        return cls(provider, rest)
+
+    def __str__(self) -> str:
+        if self.provider == "openai-compatible":
+            return f"{self.provider}:{self.base_url}#{self.model}"
+        return f"{self.provider}:{self.model}"
+
+    @property
+    def text_only(self) -> bool:
+        """Whether the model answers in text only (tool calls go through constrained JSON)."""
+        return self.provider in TEXT_ONLY_PROVIDERS
+
+    @property
+    def in_process(self) -> bool:
+        return self.provider in IN_PROCESS_PROVIDERS
+
+
+def _valid() -> str:
+    return ("valid providers: " + ", ".join(PROVIDERS) + " (e.g. local:qwen2.5-coder-1.5b, openai:gpt-4o, "
+            "openai-compatible:http://host:port/v1#model) or the word policy for the deterministic backend")
+
+
+def _import(provider: str, module: str) -> Any:
+    """Import a provider package, turning its absence into the install hint."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ProviderUnavailableError(provider, module.split(".")[0].replace("_", "-"), exc) from exc
+
+
+def _key(provider: str, env_var: str) -> str:
+    value = os.environ.get(env_var, "").strip()
+    if not value:
+        raise MissingCredentialsError(provider, env_var)
+    return value
+
+
+def _local(spec: ModelSpec):
+    try:
+        module = importlib.import_module("auditflow.llm.local")
+        cls = module.LocalChatModel
+    except (ImportError, AttributeError) as exc:
+        raise ProviderUnavailableError("local", "xllamacpp", exc) from exc
+    return cls(model_name=spec.model)
+
+
+def _openai(spec: ModelSpec):
+    return _import("openai", "langchain_openai").ChatOpenAI(model=spec.model, temperature=0,
+                                                            api_key=_key("openai", "OPENAI_API_KEY"))
+
+
+def _openai_host(spec: ModelSpec):
+    url, env_var = OPENAI_HOSTS[spec.provider]
+    cls = _import(spec.provider, "langchain_openai").ChatOpenAI
+    return cls(model=spec.model, temperature=0, base_url=url, api_key=_key(spec.provider, env_var))
+
+
+def _openai_compatible(spec: ModelSpec):
+    cls = _import("openai-compatible", "langchain_openai").ChatOpenAI
+    key = os.environ.get("OPENAI_API_KEY", "").strip() or "none"  # local servers accept any key
+    return cls(model=spec.model, temperature=0, base_url=spec.base_url, api_key=key)
+
+
+def _anthropic(spec: ModelSpec):
+    cls = _import("anthropic", "langchain_anthropic").ChatAnthropic
+    return cls(model=spec.model, temperature=0, api_key=_key("anthropic", "ANTHROPIC_API_KEY"))
+
+
+def _hf(spec: ModelSpec):
+    """A Transformers pipeline on this machine, greedy, wrapped as a chat model (text out)."""
+    mod = _import("hf", "langchain_huggingface")
+    _import("hf", "transformers")
+    llm = mod.HuggingFacePipeline.from_model_id(
+        model_id=spec.model, task="text-generation",
+        pipeline_kwargs={"do_sample": False, "max_new_tokens": 512, "return_full_text": False},
+    )
+    return mod.ChatHuggingFace(llm=llm)
+
+
+BUILDERS: dict[str, Callable[[ModelSpec], Any]] = {
+    "local": _local, "openai": _openai, "anthropic": _anthropic, "openrouter": _openai_host,
+    "together": _openai_host, "fireworks": _openai_host, "openai-compatible": _openai_compatible, "hf": _hf,
+}
+
+
+def build_chat_model(spec: ModelSpec | str):
+    """The provider's langchain chat model for ``spec`` (not wrapped: no cache, no tool adapter).
+
+    Raises :class:`ProviderUnavailableError` or :class:`MissingCredentialsError` with the fix.
+    """
+    parsed = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)
+    return BUILDERS[parsed.provider](parsed)

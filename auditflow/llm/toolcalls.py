@@ -1,0 +1,310 @@
+"""Tool calls that small models can follow: a JSON-schema constraint, a lenient parser, an adapter.
+
+Small local models do not fill OpenAI ``tool_calls``: they write JSON in the message text, in code
+fences, in ``<tool_call>`` tags, after a sentence of prose, and they invent tools
+(docs/local-llm.md). Constrained decoding against an ``anyOf`` of ``{name: const, arguments: schema}``
+objects (one per tool the role may call now, the final report included) made every output parse, so:
+
+* :func:`tool_choice_schema` builds that schema and :func:`response_format` the OpenAI-style
+  ``response_format`` carrying it;
+* :func:`parse_tool_call` reads whatever text a model wrote, leniently, and raises
+  :class:`InvalidToolCall` for what still is not a call of an allowed tool;
+* :class:`ToolCallingAdapter` gives a text-only chat model langchain's tool-calling interface. An
+  output it cannot read becomes an ``AIMessage`` *without* tool calls and with the raw text, which
+  the junior loop records, feeds back once and counts as an invalid output.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import ConfigDict, Field
+
+from auditflow.llm.errors import PicklableError
+
+PROTOCOL = "auditflow-json-tool-call/1"  # bump when the prompt or the message rendering changes
+TOOL_PROMPT = (
+    "You act by calling tools. Reply with exactly one JSON object and nothing else:\n"
+    '{{"name": <one tool name from the list>, "arguments": {{...the tool\'s arguments...}}}}\n'
+    "Tools:\n{tools}"
+)
+_TAGGED = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
+_FENCED = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)(?:```|$)", re.DOTALL)
+_MAX_STARTS = 64  # brace positions tried per candidate: prose before the JSON is short
+
+
+class InvalidToolCall(PicklableError):
+    """A model's output that is not one call of an allowed tool (not JSON, truncated, unknown tool...)."""
+
+    def __init__(self, kind: str, message: str, *, text: str, allowed: tuple[str, ...]) -> None:
+        super().__init__(f"{message}. Reply with one JSON object "
+                         f'{{"name": ..., "arguments": {{...}}}}; allowed tools: {", ".join(allowed) or "none"}')
+        self.kind, self.text, self.allowed = kind, text, allowed
+
+
+# -- schemas -------------------------------------------------------------------------------------
+
+def normalise_tools(tools: list) -> list[dict]:
+    """OpenAI tool dicts, sorted by name: the order a tool was bound in changes nothing downstream."""
+    converted = [convert_to_openai_tool(t) for t in tools]
+    return sorted(converted, key=lambda t: t["function"]["name"])
+
+
+def _params(tool: dict) -> dict:
+    return tool["function"].get("parameters") or {"type": "object", "properties": {}}
+
+
+def tool_choice_schema(tools: list) -> dict:
+    """``anyOf`` one ``{"name": const, "arguments": <the tool's parameters>}`` object per tool."""
+    return {"anyOf": [
+        {"type": "object",
+         "properties": {"name": {"const": t["function"]["name"]}, "arguments": _params(t)},
+         "required": ["name", "arguments"], "additionalProperties": False}
+        for t in normalise_tools(tools)
+    ]}
+
+
+def response_format(tools: list) -> dict:
+    """The OpenAI/llama.cpp ``response_format`` that constrains decoding to one allowed tool call."""
+    return {"type": "json_schema", "json_schema": {"name": "tool_call", "strict": True, "schema": tool_choice_schema(tools)}}
+
+
+def tool_prompt(tools: list) -> str:
+    """The tool list as text, for a model that has no tool API (appended to the system prompt)."""
+    lines = []
+    for t in normalise_tools(tools):
+        fn = t["function"]
+        lines.append(f"- {fn['name']}: {fn.get('description', '').strip()} "
+                     f"arguments: {json.dumps(_params(t), sort_keys=True)}")
+    return TOOL_PROMPT.format(tools="\n".join(lines))
+
+
+def key_material(tools: list, *, render_history: bool = True) -> dict:
+    """What the adapter adds to a cache key: its protocol and hashes of the prompt and the constraint."""
+    def sha(obj: Any) -> str:
+        return hashlib.sha256(json.dumps(obj, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+    return {"tool_protocol": PROTOCOL, "render_history": render_history, "tool_prompt_sha256": sha(tool_prompt(tools)),
+            "response_format_sha256": sha(response_format(tools))}
+
+
+# -- the lenient parser --------------------------------------------------------------------------
+
+def _candidates(text: str) -> list[str]:
+    """Where a call may be written: inside <tool_call> tags, inside code fences, anywhere."""
+    return [m.group(1) for m in _TAGGED.finditer(text)] + [m.group(1) for m in _FENCED.finditer(text)] + [text]
+
+
+def _truncated(s: str, start: int) -> bool:
+    """Whether the JSON starting at ``start`` runs out before its brackets close (a cut-off output)."""
+    depth, in_str, esc = 0, False, False
+    for ch in s[start:]:
+        if in_str:
+            esc, in_str = (False, True) if esc else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_str = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+            if depth == 0:
+                return False
+    return depth > 0 or in_str
+
+
+def _json_values(s: str, found: dict) -> Any:
+    """Every JSON object or array in ``s``, outermost first (prose around them is skipped); notes in
+    ``found`` whether any JSON was seen and whether one was cut off."""
+    decoder, end = json.JSONDecoder(), 0
+    for i in [i for i, ch in enumerate(s) if ch in "{["][:_MAX_STARTS]:
+        if i < end:
+            continue
+        try:
+            obj, end = decoder.raw_decode(s, i)
+        except ValueError:
+            found["truncated"] = found["truncated"] or _truncated(s, i)
+            continue
+        found["json"] = True
+        yield obj
+
+
+def _as_call(obj: Any) -> tuple[Any, Any] | None:
+    """(name, arguments) from the shapes models write, or None if ``obj`` is no tool call."""
+    if isinstance(obj, list):
+        obj = obj[0] if obj else None
+    if not isinstance(obj, dict):
+        return None
+    if isinstance(obj.get("tool_calls"), list) and obj["tool_calls"]:
+        return _as_call(obj["tool_calls"][0])
+    if isinstance(obj.get("function"), dict):
+        obj = obj["function"]
+    name = next((obj[k] for k in ("name", "tool", "tool_name", "function") if isinstance(obj.get(k), str)), None)
+    if name is None:
+        return None
+    args = next((obj[k] for k in ("arguments", "parameters", "args", "input") if k in obj), None)
+    return name, args
+
+
+def _arguments(args: Any, text: str, allowed: tuple[str, ...]) -> dict:
+    if args is None:
+        return {}
+    if isinstance(args, str):  # OpenAI style: arguments as a JSON string
+        try:
+            args = json.loads(args) if args.strip() else {}
+        except ValueError:
+            raise InvalidToolCall("bad_arguments", "the arguments are a string that is not JSON", text=text, allowed=allowed) from None
+    if not isinstance(args, dict):
+        raise InvalidToolCall("bad_arguments", f"the arguments must be a JSON object, got {type(args).__name__}",
+                              text=text, allowed=allowed)
+    return args
+
+
+def parse_tool_call(text: str, allowed_names) -> tuple[str, dict]:
+    """(tool name, arguments) from a model's text; :class:`InvalidToolCall` when there is none.
+
+    Accepts ``{"name", "arguments"}``, ``{"name", "parameters"}``, ``{"function": {...}}`` and OpenAI's
+    ``{"tool_calls": [{"function": {"name", "arguments": "<json>"}}]}``, bare or in fences or tags.
+    """
+    allowed = tuple(sorted(allowed_names))
+    text = text if isinstance(text, str) else str(text)
+    if not text.strip():
+        raise InvalidToolCall("empty", "the reply is empty", text=text, allowed=allowed)
+    found = {"json": False, "truncated": False}
+    for cand in _candidates(text):
+        for obj in _json_values(cand, found):
+            call = _as_call(obj)
+            if call is None:
+                continue
+            name, args = call
+            if name not in allowed:
+                raise InvalidToolCall("tool_not_allowed", f"there is no tool {name!r} you may call",
+                                      text=text, allowed=allowed)
+            return name, _arguments(args, text, allowed)
+    if found["truncated"]:
+        raise InvalidToolCall("truncated_json", "the JSON in the reply is cut off before it ends", text=text, allowed=allowed)
+    if found["json"]:
+        raise InvalidToolCall("not_a_tool_call", "the reply's JSON names no tool", text=text, allowed=allowed)
+    raise InvalidToolCall("not_json", "the reply contains no JSON object", text=text, allowed=allowed)
+
+
+# -- the adapter ---------------------------------------------------------------------------------
+
+def message_text(msg: Any) -> str:
+    """A message's text (content blocks joined), whatever the provider returned."""
+    content = getattr(msg, "content", msg)
+    if isinstance(content, list):
+        return "".join(b if isinstance(b, str) else str(b.get("text", "")) for b in content
+                       if isinstance(b, str) or (isinstance(b, dict) and b.get("type") == "text"))
+    return str(content)
+
+
+def _observation(content: Any) -> Any:
+    text = message_text(content)
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def to_text_messages(messages: list[BaseMessage], tools: list[dict], *, render_history: bool = True) -> list[BaseMessage]:
+    """The conversation for a text-only model: the tool list appended to the system prompt and, with
+    ``render_history``, earlier calls as their JSON and tool results as user messages (text models and
+    chat templates differ in tool-role support). Without it, calls and results are left for the
+    inner model to render (the local model's Qwen template has a tool role)."""
+    names: dict[str, str] = {}
+    out: list[BaseMessage] = []
+    suffix = tool_prompt(tools) if tools else ""
+    for m in messages:
+        if isinstance(m, SystemMessage):
+            out.append(SystemMessage("\n\n".join(x for x in (message_text(m), suffix) if x)))
+            suffix = ""
+        elif not render_history:
+            out.append(m)
+        elif isinstance(m, AIMessage) and m.tool_calls:
+            names.update({c.get("id") or "": c["name"] for c in m.tool_calls})
+            calls = [{"name": c["name"], "arguments": c.get("args") or {}} for c in m.tool_calls]
+            out.append(AIMessage(json.dumps(calls[0] if len(calls) == 1 else calls, sort_keys=True)))
+        elif isinstance(m, AIMessage):
+            out.append(AIMessage(message_text(m)))
+        elif isinstance(m, ToolMessage):
+            out.append(HumanMessage(json.dumps({"tool": names.get(m.tool_call_id, "error"),
+                                                "observation": _observation(m)}, sort_keys=True)))
+        else:
+            out.append(m)
+    return ([SystemMessage(suffix)] if suffix else []) + out
+
+
+def to_tool_call_message(text: str, tools: list[dict], position: int) -> AIMessage:
+    """The model's text as an AIMessage with one tool call (id ``call_<position>``), or, when the text
+    is no call of a bound tool, with no tool call and the raw text: an invalid output. The parser's
+    message goes into langchain's ``invalid_tool_calls``, where the junior loop finds what to feed back."""
+    allowed = [t["function"]["name"] for t in tools]
+    try:
+        name, args = parse_tool_call(text, allowed)
+    except InvalidToolCall as exc:
+        bad = {"name": None, "args": None, "id": f"call_{position}", "error": str(exc), "type": "invalid_tool_call"}
+        return AIMessage(content=text, invalid_tool_calls=[bad])
+    return AIMessage(content=text, tool_calls=[{"name": name, "args": args, "id": f"call_{position}", "type": "tool_call"}])
+
+
+def recover_tool_call(msg: Any, tools: list[dict], position: int) -> Any:
+    """A native tool-calling provider that answered in text (a small model behind an OpenAI-compatible
+    server writes its call as JSON in the content): read the call leniently. Messages that carry tool
+    calls, or a diagnosis already, are returned as they are."""
+    if not tools or not isinstance(msg, AIMessage) or msg.tool_calls or msg.invalid_tool_calls:
+        return msg
+    return to_tool_call_message(message_text(msg), tools, position)
+
+
+class ToolCallingAdapter(BaseChatModel):
+    """Tool calling for a chat model that only writes text (the local model, Transformers).
+
+    ``bind_tools`` keeps the schemas; each call renders them into the prompt, passes the
+    :func:`response_format` constraint when the inner model has ``supports_json_schema``, and parses
+    the text with :func:`parse_tool_call`. ``call_lock`` serialises calls into one in-process model;
+    ``render_history=False`` leaves earlier calls and tool results for the inner model to render.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    inner: Any
+    tools: list[dict] = Field(default_factory=list)
+    call_lock: Any = None
+    render_history: bool = True
+
+    @property
+    def _llm_type(self) -> str:
+        return "auditflow-tool-calling-adapter"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {"adapter": PROTOCOL, "inner": getattr(self.inner, "_llm_type", type(self.inner).__name__)}
+
+    def bind_tools(self, tools, *, tool_choice=None, **kwargs):  # noqa: ARG002 - one call is always required
+        return self.model_copy(update={"tools": normalise_tools(list(tools))})
+
+    @staticmethod
+    def key_material(tools: list, *, render_history: bool = True) -> dict:
+        return key_material(tools, render_history=render_history)
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:  # noqa: ARG002
+        prompt = to_text_messages(list(messages), self.tools, render_history=self.render_history)
+        if self.tools and getattr(self.inner, "supports_json_schema", False):
+            kwargs = {**kwargs, "response_format": response_format(self.tools)}
+        if self.call_lock is not None:
+            with self.call_lock:
+                out = self.inner.invoke(prompt, stop=stop, **kwargs)
+        else:
+            out = self.inner.invoke(prompt, stop=stop, **kwargs)
+        text = message_text(out)
+        if not self.tools:  # no tools bound (the direct-LLM configuration): plain text
+            msg = AIMessage(content=text)
+        else:
+            msg = to_tool_call_message(text, self.tools, sum(isinstance(m, AIMessage) for m in messages) + 1)
+        return ChatResult(generations=[ChatGeneration(message=msg)])

@@ -1,0 +1,129 @@
+"""Case files as pytest collectors and cases as pytest items (the standard non-Python test pattern).
+
+Items record their results as ``user_properties`` (``auditflow.<field>``) in a ``finally:``, so a
+failing or crashing case still carries its data: xdist ships them to the controller with each
+report, JUnit XML writes them as ``<property>`` elements, and the controller's reporter builds
+the suite report from them alone.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+import pytest
+
+from auditflow.cases.errors import CaseFileError
+from auditflow.cases.loader import load_case_file
+from auditflow.cases.model import AuditCase
+from auditflow.errors import AuditflowError
+from auditflow.rules.finding import dec_str
+from pytest_auditflow.failure import render_failure
+from pytest_auditflow.session import PROP, SESSION_KEY, AuditflowSession
+
+if TYPE_CHECKING:
+    from auditflow.cases.runner import CaseOutcome
+
+RULE_MARKERS = ("0015", "0117", "0126")
+
+
+class CaseFailed(Exception):
+    """A case whose result differs from its expectations (or that could not run)."""
+
+    def __init__(self, outcome: CaseOutcome) -> None:
+        super().__init__(outcome.case.id)
+        self.outcome = outcome
+
+
+class AuditCaseFile(pytest.File):
+    """A ``*.case.yaml`` file; a schema problem is a collection error naming file, line and field."""
+
+    def collect(self) -> Iterator[AuditCaseItem]:
+        session = self.config.stash[SESSION_KEY]
+        for case in load_case_file(self.path, display=session.display_path(self.path)):
+            yield AuditCaseItem.from_parent(self, name=case.id, case=case)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None):  # type: ignore[override]
+        if isinstance(excinfo.value, CaseFileError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+
+class AuditCaseItem(pytest.Item):
+    """One audit case: runs the protocol, judges the result, records it for the report."""
+
+    def __init__(self, *, case: AuditCase, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        self._add_markers()
+        parts = [p for p in Path(case.filing).parts[-2:] if p not in ("..", ".", "/")]
+        self.extra_keyword_matches.update({case.rule, *parts})  # -k aapl, -k 0015
+
+    def _add_markers(self) -> None:
+        """``auditflow``, ``dqc_<rule>`` and the case's tags, so ``-m`` selects cases; tags are registered
+        on the fly so ``--strict-markers`` accepts them."""
+        known = {line.split(":", 1)[0].split("(", 1)[0].strip() for line in self.config.getini("markers")}
+        for tag in self.case.tags:
+            if tag not in known:
+                self.config.addinivalue_line("markers", f"{tag}: AuditFlow case tag")
+            self.add_marker(tag)
+        self.add_marker("auditflow")
+        if self.case.rule in RULE_MARKERS:
+            self.add_marker(f"dqc_{self.case.rule}")
+
+    @property
+    def session_state(self) -> AuditflowSession:
+        return self.config.stash[SESSION_KEY]
+
+    def runtest(self) -> None:
+        state = self.session_state
+        if reason := state.missing_requirement(self.case):
+            pytest.skip(reason)
+        outcome = None
+        try:
+            outcome = state.run(self.case)
+        finally:
+            self.user_properties.extend(case_properties(self, outcome))
+        if not outcome.passed and not state.settings.update_expected:
+            raise CaseFailed(outcome)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None):  # type: ignore[override]
+        if isinstance(excinfo.value, CaseFailed):
+            state = self.session_state
+            return render_failure(excinfo.value.outcome, nodeid=self.nodeid, settings=state.settings,
+                                  file=state.display_path(self.path))
+        if isinstance(excinfo.value, AuditflowError):
+            return f"AuditFlow case {self.case.id}: {excinfo.value}"
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.case.line - 1, f"auditflow case {self.case.id}"
+
+
+def case_properties(item: AuditCaseItem, outcome: CaseOutcome | None) -> list[tuple[str, Any]]:
+    """The case's results as execnet-serialisable ``(auditflow.<key>, value)`` pairs."""
+    case, state = item.case, item.session_state
+    row: dict[str, Any] = {
+        "case_id": case.id, "file": state.display_path(item.path), "line": case.line, "rule": case.rule,
+        "filing": case.filing, "concept": case.query.concept, "period": case.query.period,
+        "model": state.settings.run.model, "config": state.settings.run.config,
+        "expected_decision": case.expect.decision,
+    }
+    if outcome is None:  # the run raised: a bug or an unexpected error, shown with its traceback
+        row.update(label="S", verdict_right=False, passed=False, error="the case run raised an exception")
+        return [(f"{PROP}.{k}", v) for k, v in row.items()]
+    r, j = outcome.result, outcome.judgement
+    row.update(
+        label=j.label, verdict_right=j.verdict_right, passed=outcome.passed,
+        decision=r.decision if r else None, triggered_rules=",".join(r.triggered_rules) if r else "",
+        reported_value=dec_str(r.reported_value) if r else None, expected_value=dec_str(r.expected_value) if r else None,
+        credibility=r.credibility if r else None, seconds=round(outcome.seconds, 3), error=outcome.error,
+        judge_label=outcome.judge_label, **{f"cache_{k}": v for k, v in outcome.cache.items()},
+    )
+    if state.settings.update_expected and r is not None:
+        row["actual"] = json.dumps({"decision": r.decision, "triggered_rules": list(r.triggered_rules),
+                                    "reported_value": dec_str(r.reported_value),
+                                    "expected_value": dec_str(r.expected_value),
+                                    "tools_called": sorted(outcome.tools), "index": case.index,
+                                    "expected_tools": list(case.expect.tools_called), "path": str(case.file.resolve())})
+    return [(f"{PROP}.{k}", v) for k, v in row.items()]

@@ -1,0 +1,144 @@
+"""Command-line options, their ini equivalents, and the validated :class:`Settings` built from them.
+
+Every option has an ini key of the same name with ``_`` (``--auditflow-model`` ->
+``auditflow_model``); the command line wins. Relative paths from the command line are relative to
+the current directory, from the ini file to the rootdir. Invalid values are usage errors that say
+which values are accepted.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from auditflow.agents.configs import CONFIGS
+from auditflow.cases.models import POLICY, RECORD_MODES
+from auditflow.cases.settings import RunSettings
+from auditflow.dataroot import data_root_or_none, resolve_data_root
+from auditflow.errors import DataRootError
+
+DEFAULT_CACHE_DIR = ".auditflow-cache"
+DEFAULT_SLOWEST = 5
+
+# (option, ini type, default, help)
+_OPTIONS: tuple[tuple[str, str, object, str], ...] = (
+    ("model", "string", POLICY, "model spec for the auditors, e.g. policy (deterministic, no LLM), "
+                                "openai:gpt-4o, local:qwen2.5-coder-1.5b (default: policy)"),
+    ("config", "string", "full", f"protocol configuration: {', '.join(CONFIGS)} (default: full)"),
+    ("record-mode", "string", "none", "LLM cache record mode: none (replay only, the CI default), once, "
+                                      "new_episodes, all (default: none)"),
+    ("cache-dir", "string", DEFAULT_CACHE_DIR, f"LLM cache folder (default: <rootdir>/{DEFAULT_CACHE_DIR})"),
+    ("data-root", "string", "", "data root with filings/, dqc/, finmr/ (default: $AUDITFLOW_DATA_ROOT, "
+                                "then ../shared/data next to the checkout)"),
+    ("json", "string", "", "write per-case results and aggregates to this JSON file"),
+    ("min-joint-acc", "string", "", "fail the session when Joint ACC is below X (0.8 or 80%%)"),
+    ("baseline", "string", "", "results JSON of a reviewed run to compare with (see --auditflow-max-drop)"),
+    ("max-drop", "string", "0", "largest allowed Joint ACC drop against the baseline (default 0)"),
+    ("judge-model", "string", "", "also label each case with this LLM using the FinMR judge rubric, and "
+                                  "report its agreement with the deterministic labels"),
+    ("slowest", "string", str(DEFAULT_SLOWEST), f"how many slowest cases to list (default {DEFAULT_SLOWEST})"),
+)
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """All options under one ``auditflow`` group, each with its ini key."""
+    group = parser.getgroup("auditflow", "AuditFlow audit cases (*.case.yaml)")
+    group.addoption("--auditflow", action="store_true", default=None,
+                    help="collect AuditFlow case files (*.case.yaml, or YAML with a top-level auditflow: key)")
+    parser.addini("auditflow", "collect AuditFlow case files (as --auditflow)", type="bool", default=False)
+    for name, kind, default, help_ in _OPTIONS:
+        ini = "auditflow_" + name.replace("-", "_")
+        extra = {"choices": RECORD_MODES} if name == "record-mode" else {}
+        group.addoption(f"--auditflow-{name}", dest=ini, default=None, metavar=name.split("-")[-1].upper(),
+                        help=help_, **extra)
+        parser.addini(ini, help_.replace("%%", "%"), type=kind, default=str(default))
+    group.addoption("--auditflow-update-expected", action="store_true", default=False,
+                    help="rewrite each case's expect: from its actual result (review the diff, then commit)")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the plugin was asked to do, validated once per process."""
+
+    enabled: bool
+    run: RunSettings
+    json_path: Path | None = None
+    min_joint_acc: float | None = None
+    baseline: Path | None = None
+    max_drop: float = 0.0
+    update_expected: bool = False
+    slowest: int = DEFAULT_SLOWEST
+
+
+def _value(config: pytest.Config, ini: str) -> tuple[str, bool]:
+    """(value, from the command line?)."""
+    cli = config.getoption(ini, default=None)
+    return (str(cli), True) if cli is not None else (str(config.getini(ini) or ""), False)
+
+
+def _path(config: pytest.Config, ini: str) -> Path | None:
+    value, from_cli = _value(config, ini)
+    if not value:
+        return None
+    p = Path(value).expanduser()
+    base = Path(config.invocation_params.dir) if from_cli else config.rootpath
+    return p if p.is_absolute() else base / p
+
+
+def fraction(text: str, option: str) -> float:
+    """``0.8``, ``80%`` or ``80`` -> 0.8."""
+    t = text.strip()
+    try:
+        x = float(t.rstrip("%"))
+    except ValueError:
+        raise pytest.UsageError(f"{option} must be a fraction like 0.8 or a percentage like 80%, got {text!r}") from None
+    x = x / 100 if t.endswith("%") or x > 1 else x
+    if not 0 <= x <= 1:
+        raise pytest.UsageError(f"{option} must be between 0 and 1 (or 0% and 100%), got {text!r}")
+    return x
+
+
+def _data_root(config: pytest.Config) -> Path | None:
+    explicit = _path(config, "auditflow_data_root")
+    try:
+        return resolve_data_root(explicit) if explicit is not None else data_root_or_none()
+    except DataRootError as exc:
+        raise pytest.UsageError(f"--auditflow-data-root: {exc}") from None
+
+
+def _choice(config: pytest.Config, ini: str, allowed, option: str) -> str:
+    value = _value(config, ini)[0]
+    if value not in allowed:
+        raise pytest.UsageError(f"{option} {value!r} is not one of {', '.join(allowed)}")
+    return value
+
+
+def settings_from_config(config: pytest.Config) -> Settings:
+    """Validated settings; plugin off unless ``--auditflow`` or ini ``auditflow = true``.
+
+    :raises pytest.UsageError: an option value that cannot work, with the accepted values.
+    """
+    enabled = bool(config.getoption("auditflow") or config.getini("auditflow"))
+    if not enabled:
+        return Settings(False, RunSettings())
+    run = RunSettings(
+        model=_value(config, "auditflow_model")[0] or POLICY,
+        config=_choice(config, "auditflow_config", list(CONFIGS), "--auditflow-config"),
+        record_mode=_choice(config, "auditflow_record_mode", RECORD_MODES, "--auditflow-record-mode"),
+        cache_dir=_path(config, "auditflow_cache_dir") or config.rootpath / DEFAULT_CACHE_DIR,
+        data_root=_data_root(config),
+        judge_model=_value(config, "auditflow_judge_model")[0] or None,
+    )
+    min_acc = _value(config, "auditflow_min_joint_acc")[0]
+    baseline = _path(config, "auditflow_baseline")
+    if baseline is not None and not baseline.is_file():
+        raise pytest.UsageError(f"--auditflow-baseline {baseline} does not exist; write one from a reviewed run "
+                                "with --auditflow-json PATH and commit it")
+    slowest = _value(config, "auditflow_slowest")[0]
+    if not slowest.isdigit():
+        raise pytest.UsageError(f"--auditflow-slowest must be a whole number, got {slowest!r}")
+    return Settings(True, run, _path(config, "auditflow_json"),
+                    fraction(min_acc, "--auditflow-min-joint-acc") if min_acc else None, baseline,
+                    fraction(_value(config, "auditflow_max_drop")[0] or "0", "--auditflow-max-drop"),
+                    bool(config.getoption("auditflow_update_expected")), int(slowest))

@@ -1,0 +1,51 @@
+"""The ``pytest --auditflow`` plugin: hooks only, each delegating to the session, collector or reporter.
+
+Registered through the ``pytest11`` entry point ``auditflow`` (disable with ``-p no:auditflow``).
+State lives in ``config.stash[SESSION_KEY]``; the reporter exists only on the controller.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from auditflow.cases.loader import is_case_file
+from pytest_auditflow import hookspecs
+from pytest_auditflow.items import RULE_MARKERS, AuditCaseFile
+from pytest_auditflow.options import add_options, settings_from_config
+from pytest_auditflow.reporter import AuditflowReporter
+from pytest_auditflow.session import SESSION_KEY, AuditflowSession
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "auditflow: an AuditFlow audit case (from a *.case.yaml file)")
+    for rule in RULE_MARKERS:
+        config.addinivalue_line("markers", f"dqc_{rule}: an AuditFlow case about DQC.US.{rule}")
+    state = AuditflowSession(config, settings_from_config(config))
+    config.stash[SESSION_KEY] = state
+    if state.settings.enabled and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(AuditflowReporter(state), "auditflow-reporter")
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    state = config.stash.get(SESSION_KEY, None)
+    if state is None or not state.settings.enabled:
+        return None
+    run = state.settings.run
+    return (f"auditflow: model {run.model}, config {run.config}, record mode {run.record_mode}, "
+            f"cache {run.cache_dir}, data root {run.data_root or 'none'}")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> AuditCaseFile | None:
+    state = parent.config.stash.get(SESSION_KEY, None)
+    if state is not None and state.settings.enabled and is_case_file(file_path):
+        return AuditCaseFile.from_parent(parent, path=file_path)
+    return None

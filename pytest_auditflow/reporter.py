@@ -1,0 +1,128 @@
+"""The controller-side reporter: gathers case rows, writes results, applies gates, prints the report.
+
+Registered only where there is no ``workerinput`` (the xdist controller, or a plain run). Its only
+input is each report's ``auditflow.*`` user properties, which xdist forwards from the workers; so
+the rows, the JSON, the gates and the printed table are the same with and without ``-n``.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from auditflow.cases.errors import CaseInputError
+from auditflow.cases.labels import tally
+from auditflow.cases.results import (
+    GateResult, baseline_gate, load_baseline, min_joint_acc_gate, results_document, sorted_rows, write_results,
+)
+from auditflow.cases.rewrite import expect_from_actual, rewrite_expectations
+from pytest_auditflow.render import render_report
+from pytest_auditflow.session import PROP, AuditflowSession
+
+
+class AuditflowReporter:
+    def __init__(self, state: AuditflowSession) -> None:
+        self.state = state
+        self.rows: dict[str, dict[str, Any]] = {}
+        self.gates: list[GateResult] = []
+        self.notes: list[str] = []
+        self.other_failures: set[str] = set()  # failures that are not a case's verdict: never gated away
+        self.baseline = self._load_baseline()
+
+    def _load_baseline(self) -> dict[str, dict[str, Any]] | None:
+        """The baseline's cases, read up front so a bad file is a usage error before anything runs."""
+        path = self.state.settings.baseline
+        try:
+            return load_baseline(path) if path is not None else None
+        except CaseInputError as exc:
+            raise pytest.UsageError(f"--auditflow-baseline: {exc}") from None
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        props = {k[len(PROP) + 1:]: v for k, v in report.user_properties if k.startswith(PROP + ".")}
+        if props and (report.when == "call" or report.nodeid not in self.rows):
+            self.rows[report.nodeid] = {"nodeid": report.nodeid, **props}
+        if report.failed and not (props and report.when == "call"):
+            self.other_failures.add(report.nodeid)
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            self.other_failures.add(report.nodeid)
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        rows = sorted_rows(self.rows.values())
+        if not rows:
+            return
+        self.gates = self._gates(rows)
+        if self.state.settings.update_expected:
+            self.notes.append(self._update_expected(rows))
+        if self.state.settings.json_path is not None:
+            doc = results_document([_public(r) for r in rows], settings=self._settings_json(), gates=self.gates)
+            write_results(self.state.settings.json_path, doc)
+            self.notes.append(f"results written to {self.state.settings.json_path}")
+        self._apply_gates(session)
+
+    def _apply_gates(self, session: pytest.Session) -> None:
+        """With a gate configured, the gates decide the session: a failed gate fails it, and passed gates
+        keep case failures (already shown) from failing it, as a pass-rate threshold does. Any other
+        failure (a Python test, a collection error, a crash) still fails the session."""
+        if not self.gates:
+            return
+        if any(not g.ok for g in self.gates):
+            if session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        elif session.exitstatus == pytest.ExitCode.TESTS_FAILED and not self.other_failures:
+            failed = sum(not r.get("passed") for r in self.rows.values())
+            session.exitstatus = pytest.ExitCode.OK
+            self.notes.append(f"gates passed: the {failed} failing case(s) above do not fail the session")
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.rows:
+            return
+        tw = terminalreporter._tw
+        encoding = getattr(getattr(tw, "_file", None), "encoding", None) or sys.stdout.encoding or ""
+        terminalreporter.write_sep("=", "auditflow report")
+        terminalreporter.write(render_report(
+            sorted_rows(self.rows.values()), width=tw.fullwidth, ascii_only="utf" not in encoding.lower(),
+            settings_line=self._settings_line(), gates=self.gates, slowest=self.state.settings.slowest,
+            notes=self.notes))
+
+    def _settings_json(self) -> dict[str, Any]:
+        run = self.state.settings.run
+        return {"model": run.model, "config": run.config, "record_mode": run.record_mode,
+                "judge_model": run.judge_model}
+
+    def _settings_line(self) -> str:
+        run = self.state.settings.run
+        judge = f", LLM judge {run.judge_model}" if run.judge_model else ""
+        return (f"AuditFlow: {len(self.rows)} case(s), model {run.model}, config {run.config}, "
+                f"record mode {run.record_mode}{judge}")
+
+    def _gates(self, rows: list[dict[str, Any]]) -> list[GateResult]:
+        s = self.state.settings
+        out = []
+        if s.min_joint_acc is not None:
+            out.append(min_joint_acc_gate(tally(rows)[1], s.min_joint_acc))
+        if self.baseline is not None:
+            out.append(baseline_gate(rows, self.baseline, s.max_drop))
+        return out
+
+    def _update_expected(self, rows: list[dict[str, Any]]) -> str:
+        """Rewrite ``expect:`` of every case that ran and did not pass; returns the note to print."""
+        by_file: dict[Path, dict[int, dict[str, Any]]] = defaultdict(dict)
+        for r in rows:
+            if r.get("passed") or not r.get("actual"):
+                continue
+            actual = json.loads(r["actual"])
+            by_file[Path(actual["path"])][actual["index"]] = expect_from_actual(actual, actual["expected_tools"])
+        count = sum(rewrite_expectations(path, updates) for path, updates in sorted(by_file.items()))
+        files = ", ".join(self.state.display_path(p) for p in sorted(by_file)) or "none"
+        return f"--auditflow-update-expected: rewrote expect: of {count} case(s) in {len(by_file)} file(s): {files}"
+
+
+def _public(row: dict[str, Any]) -> dict[str, Any]:
+    """A row for the results file (without the update-only ``actual`` payload)."""
+    return {k: v for k, v in row.items() if k != "actual"}

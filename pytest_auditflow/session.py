@@ -1,0 +1,70 @@
+"""Per-process plugin state, kept in ``config.stash`` (no module globals, no ``config._x`` attributes).
+
+One :class:`AuditflowSession` exists in every process (the controller and each xdist worker): it
+holds the validated settings and runs cases, building models through the
+``pytest_auditflow_make_models`` hook first and AuditFlow's own factory otherwise.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from auditflow.cases.model import AuditCase
+from auditflow.cases.models import make_judge, make_models
+from pytest_auditflow.options import Settings
+
+if TYPE_CHECKING:
+    from auditflow.cases.runner import CaseOutcome
+
+PROP = "auditflow"
+
+
+@dataclass
+class AuditflowSession:
+    config: pytest.Config
+    settings: Settings
+    _judge_template: str | None = field(default=None, repr=False)
+
+    def make(self, spec: str, **kwargs: Any) -> Any:
+        """A model factory for ``spec``: a plugin's (hook) if one answers, else AuditFlow's own."""
+        found = self.config.hook.pytest_auditflow_make_models(config=self.config, spec=spec, **kwargs)
+        return found if found is not None else make_models(spec, **kwargs)
+
+    def make_judge(self, spec: str, **kwargs: Any) -> Any:
+        """The LLM judge's chat model: a plugin's factory (role ``judge``) if one answers, else AuditFlow's."""
+        found = self.config.hook.pytest_auditflow_make_models(config=self.config, spec=spec, **kwargs)
+        return found("judge") if found is not None else make_judge(spec, **kwargs)
+
+    def judge_template(self) -> str | None:
+        """The FinMR rubric, read once, when the LLM judge is on."""
+        if self.settings.run.judge_model and self._judge_template is None:
+            from auditflow.cases.judge_llm import load_judge_prompt
+
+            self._judge_template = load_judge_prompt(self.settings.run.data_root)
+        return self._judge_template
+
+    def missing_requirement(self, case: AuditCase) -> str | None:
+        """Why the case cannot run here (a skip reason), or None."""
+        if "data_root" in case.requires and self.settings.run.data_root is None:
+            return ("needs the AuditFlow data root (DQC concept lists); pass --auditflow-data-root DIR "
+                    "or set AUDITFLOW_DATA_ROOT")
+        return None
+
+    def run(self, case: AuditCase) -> CaseOutcome:
+        from auditflow.cases.runner import run_case  # the agent stack loads only when a case runs
+
+        return run_case(case, self.settings.run, make=self.make, make_judge_model=self.make_judge,
+                        judge_template=self.judge_template())
+
+    def display_path(self, path: Path) -> str:
+        """A case file as shown in messages and results: relative to the rootdir when inside it."""
+        try:
+            return Path(path).resolve().relative_to(self.config.rootpath.resolve()).as_posix()
+        except ValueError:
+            return str(path)
+
+
+SESSION_KEY = pytest.StashKey[AuditflowSession]()
