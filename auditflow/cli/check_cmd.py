@@ -18,7 +18,7 @@ EXIT_OK, EXIT_FINDINGS = 0, 1
 
 def run_check(args) -> int:
     rules = parse_rules(args.rules)
-    factory = EnvironmentFactory(args, taxonomy_graph=False)
+    factory = EnvironmentFactory(args, taxonomy_graph=False, filing_graph=False)
     targets = args.filings or [None]
     reports: list[CheckReport] = []
     err = Console(stderr=True)

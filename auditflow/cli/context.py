@@ -33,9 +33,10 @@ def resolve_filing_arg(arg: str | None, data_root: Path | None) -> Path:
 class EnvironmentFactory:
     """Loads the taxonomy once and joins each filing to it."""
 
-    def __init__(self, args, *, taxonomy_graph: bool = True) -> None:
+    def __init__(self, args, *, taxonomy_graph: bool = True, filing_graph: bool = True) -> None:
         """``taxonomy_graph=False`` keeps only the taxonomy set: the DQC rules read the filer's own
         linkbases, so ``check`` needs the packages only to report what the filing imports but we lack."""
+        self.eager_graph = filing_graph
         explicit = args.data_root or os.environ.get(ENV_VAR)
         # An explicitly named data root that is missing is an error; only the defaults are optional.
         self.data_root = resolve_data_root(args.data_root) if explicit else data_root_or_none()
@@ -51,4 +52,4 @@ class EnvironmentFactory:
 
     def build(self, filing_arg: str | None) -> AuditEnvironment:
         path = resolve_filing_arg(filing_arg, self.data_root)
-        return build_environment(path, taxonomy_set=self.taxonomy_set, taxonomy=self.taxonomy)
+        return build_environment(path, taxonomy_set=self.taxonomy_set, taxonomy=self.taxonomy, eager_graph=self.eager_graph)

@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import networkx as nx
-
 from auditflow.graphs.dimensions import Cube, DimensionIndex
 from auditflow.graphs.filing_graph import FilingIndex, build_filing_graph, concept_node
 from auditflow.xbrl.filing import Filing
@@ -22,6 +20,8 @@ from auditflow.xbrl.model import Concept, Fact, Warning_
 from auditflow.xbrl.qname import QName, namespace_year, standard_prefix
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from auditflow.graphs.taxonomy_graph import TaxonomyGraph
     from auditflow.xbrl.packages import TaxonomySet
 
@@ -29,13 +29,24 @@ if TYPE_CHECKING:
 @dataclass
 class AuditEnvironment:
     filing: Filing
-    filing_graph: nx.MultiDiGraph
     index: FilingIndex
     dims: DimensionIndex
     taxonomy: "TaxonomyGraph | None" = None
     bridges: dict[QName, QName] = field(default_factory=dict)  # filing concept -> taxonomy concept
     warnings: list[Warning_] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    _graph: "nx.MultiDiGraph | None" = field(default=None, repr=False)
+
+    @property
+    def filing_graph(self) -> "nx.MultiDiGraph":
+        """The networkx filing graph with its bridge edges to the taxonomy (built on first use when the
+        environment was made with ``eager_graph=False``: the DQC rules read the indexes instead)."""
+        if self._graph is None:
+            self._graph = build_filing_graph(self.filing)
+            self._graph.add_edges_from(
+                (concept_node(q.clark()), ("taxonomy", t.clark()), {"rel": "bridge"}) for q, t in self.bridges.items()
+            )
+        return self._graph
 
     # -- concepts --------------------------------------------------------------------------------
     def concept(self, q: QName) -> Concept | None:
@@ -121,19 +132,22 @@ def build_environment(
     *,
     taxonomy_set: "TaxonomySet | None" = None,
     taxonomy: "TaxonomyGraph | None" = None,
+    eager_graph: bool = True,
 ) -> AuditEnvironment:
-    """Load (if needed) a filing and join it to the taxonomy graph."""
+    """Load (if needed) a filing and join it to the taxonomy graph; ``eager_graph=False`` defers the
+    networkx filing graph to its first use (``auditflow check`` never needs it)."""
     t0 = time.perf_counter()
     resolver = taxonomy_set.concept_for_locator if taxonomy_set is not None else None
     filing = filing_or_path if isinstance(filing_or_path, Filing) else load_filing(filing_or_path, external_resolver=resolver)
     t1 = time.perf_counter()
-    g = build_filing_graph(filing)
-    env = AuditEnvironment(filing, g, FilingIndex(filing), DimensionIndex(filing.arcs), taxonomy)
+    env = AuditEnvironment(filing, FilingIndex(filing), DimensionIndex(filing.arcs), taxonomy)
     env.warnings.extend(filing.warnings)
     if taxonomy_set is not None:
         env.warnings.extend(_unresolved_imports(filing, taxonomy_set))
     if taxonomy is not None:
         _bridge(env)
+    if eager_graph:
+        env.filing_graph  # noqa: B018 - build it now, inside the timed build
     env.timings = {"load_filing": t1 - t0, "build_graphs": time.perf_counter() - t1}
     return env
 
@@ -155,7 +169,6 @@ def _bridge(env: AuditEnvironment) -> None:
     """Join each filing concept to its taxonomy node; record year mismatches once per namespace."""
     tx = env.taxonomy
     mismatched: dict[str, str] = {}
-    edges = []
     for q in env.filing.concepts:
         if standard_prefix(q.namespace) is None:
             continue
@@ -163,10 +176,8 @@ def _bridge(env: AuditEnvironment) -> None:
         if target is None:
             continue
         env.bridges[q] = target
-        edges.append((concept_node(q.clark()), ("taxonomy", target.clark()), {"rel": "bridge"}))
         if target.namespace != q.namespace:
             mismatched.setdefault(q.namespace, target.namespace)
-    env.filing_graph.add_edges_from(edges)
     for ns, tns in sorted(mismatched.items()):
         env.warnings.append(Warning_(
             "taxonomy-year-mismatch",

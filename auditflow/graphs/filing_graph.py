@@ -8,10 +8,13 @@ or the linkbase kind for concept-to-concept relationships.
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
-import networkx as nx
 
 from auditflow.xbrl.filing import Filing
+
+if TYPE_CHECKING:
+    import networkx as nx
 from auditflow.xbrl.model import SUMMATION_ITEMS, Arc, Fact, Period
 
 
@@ -23,7 +26,9 @@ def concept_node(clark: str) -> tuple[str, str]:
     return ("concept", clark)
 
 
-def build_filing_graph(filing: Filing) -> nx.MultiDiGraph:
+def build_filing_graph(filing: Filing) -> "nx.MultiDiGraph":
+    import networkx as nx  # imported here: commands that only run the rules never need it
+
     g = nx.MultiDiGraph()
     g.add_nodes_from((("context", cid), {"context": c}) for cid, c in filing.contexts.items())
     g.add_nodes_from((("unit", uid), {"unit": u}) for uid, u in filing.units.items())
