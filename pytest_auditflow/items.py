@@ -70,6 +70,8 @@ class AuditCaseItem(pytest.Item):
         self.add_marker("auditflow")
         if self.case.rule in RULE_MARKERS:
             self.add_marker(f"dqc_{self.case.rule}")
+        if reason := self.session_state.missing_requirement(self.case):  # a mark: reported at the case's line
+            self.add_marker(pytest.mark.skip(reason=reason))
 
     @property
     def session_state(self) -> AuditflowSession:
@@ -77,8 +79,6 @@ class AuditCaseItem(pytest.Item):
 
     def runtest(self) -> None:
         state = self.session_state
-        if reason := state.missing_requirement(self.case):
-            pytest.skip(reason)
         outcome = None
         try:
             outcome = state.run(self.case)
@@ -110,7 +110,7 @@ def case_properties(item: AuditCaseItem, outcome: CaseOutcome | None) -> list[tu
         "expected_decision": case.expect.decision,
     }
     if outcome is None:  # the run raised: a bug or an unexpected error, shown with its traceback
-        row.update(label="S", verdict_right=False, passed=False, error="the case run raised an exception")
+        row.update(label="S", verdict_right=False, passed=False, crashed=True, error="the case run raised an exception")
         return [(f"{PROP}.{k}", v) for k, v in row.items()]
     r, j = outcome.result, outcome.judgement
     row.update(

@@ -67,7 +67,7 @@ def render_report(rows: list[Mapping[str, Any]], *, width: int, ascii_only: bool
                       highlight=False, emoji=False, legacy_windows=False, safe_box=ascii_only)
     say = console.print
     say(settings_line)
-    say("labels: A all right | S no valid output | E reported value wrong | C expected value wrong")
+    say("labels: A all right | S no valid output | E reported wrong | C expected wrong")
     table = build_table(rows, ascii_only=ascii_only)
     if _natural_width(table) > console.width:
         table = build_table(rows, ascii_only=ascii_only, compact=True)

@@ -45,7 +45,7 @@ class AuditflowReporter:
         props = {k[len(PROP) + 1:]: v for k, v in report.user_properties if k.startswith(PROP + ".")}
         if props and (report.when == "call" or report.nodeid not in self.rows):
             self.rows[report.nodeid] = {"nodeid": report.nodeid, **props}
-        if report.failed and not (props and report.when == "call"):
+        if report.failed and not (props and report.when == "call" and not props.get("crashed")):
             self.other_failures.add(report.nodeid)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:

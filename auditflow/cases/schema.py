@@ -172,21 +172,21 @@ def iter_errors(value: Any, schema: Mapping[str, Any], path: Path_ = ()) -> Iter
                          + _type_hint(value, names))
             return
     if "const" in schema and value != schema["const"]:
-        yield path, f"must be {schema['const']!r}, got {value!r}" + _pattern_hint(schema)
+        yield path, f"must be {schema['const']!r}, got {value!r}" + _described(schema)
     if "enum" in schema and value not in schema["enum"]:
         yield path, f"must be one of {', '.join(map(str, schema['enum']))}, got {value!r}"
     if isinstance(value, str):
         if len(value) < schema.get("minLength", 0):
             yield path, "must not be empty"
         elif "pattern" in schema and not re.search(schema["pattern"], value):
-            yield path, f"{value!r} does not match {schema['pattern']}" + _pattern_hint(schema)
+            yield path, f"{value!r} does not match {schema['pattern']}" + _described(schema)
     if isinstance(value, list):
         yield from _array_errors(value, schema, path)
     if isinstance(value, dict):
         yield from _object_errors(value, schema, path)
 
 
-def _pattern_hint(schema: Mapping[str, Any]) -> str:
+def _described(schema: Mapping[str, Any]) -> str:
     return f" ({schema['description']})" if "description" in schema else ""
 
 

@@ -76,3 +76,12 @@ def test_a_missing_baseline_is_a_usage_error(pytester: pytest.Pytester, af_args)
     result = pytester.runpytest(*af_args, "--auditflow-baseline=nope.json")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--auditflow-baseline *nope.json does not exist; write one from a reviewed run*"])
+
+
+def test_gates_never_hide_a_crashing_case(pytester: pytest.Pytester, af_args) -> None:
+    pytester.makeconftest("def pytest_auditflow_make_models(spec, **kwargs):\n    raise RuntimeError('boom')\n")
+    pytester.makefile(".case.yaml", acme=case_file(ASSETS_OK))
+    result = pytester.runpytest(*af_args, "--auditflow-min-joint-acc=0")
+    result.assert_outcomes(failed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*RuntimeError: boom*"])  # a bug shows its traceback
