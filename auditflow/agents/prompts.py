@@ -35,9 +35,11 @@ TASK = (
     "Audit the queried fact F1: what is its reported value, and what value do the relevant relationships "
     "and DQC rules say it should be? Decide consistent, violation or unable_to_verify. Periods are written "
     "YYYY-MM-DD (instant) or YYYY-MM-DD..YYYY-MM-DD (duration). Refer to facts by their handles (F1, F2...). "
-    "Call the tools listed in still_required, one at a time. Once still_required is empty, call final_report: "
-    "if a checker's outcome is violation, decision violation with triggered_rules [its code] and its reported "
-    "and expected values; if none is, decision consistent with triggered_rules []."
+    "Call the tools listed in still_required, one at a time. Once still_required is empty, call final_report. "
+    "Only a checker result whose outcome is violation counts: put its code, exactly as written, in "
+    "triggered_rules and copy its reported and expected values. A result whose outcome is consistent or "
+    "not_applicable has code null and adds no rule. If no result is a violation: decision consistent, "
+    "triggered_rules []."
 )
 
 
@@ -83,7 +85,9 @@ def feedback_message(feedback: str, round_no: int) -> str:
 def final_report_tool(schema: dict) -> dict:
     return {"type": "function", "function": {
         "name": FINAL_REPORT,
-        "description": "Submit your final audit report (refused until every required tool has run).",
+        "description": ("Submit your final audit report (refused until every required tool has run). triggered_rules: "
+                        "the code of each checker result with outcome violation, copied exactly, never made up; "
+                        "reported_value and expected_value: copied from that result."),
         "parameters": schema,
     }}
 

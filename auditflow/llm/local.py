@@ -12,12 +12,19 @@ decoding*, so the caller (``auditflow.llm.toolcalls.ToolCallingAdapter``) passes
   juniors in threads) take turns on the single model.
 * The embedded server keeps one KV-cache slot per conversation (``n_slots``), so alternating
   auditors each reuse their own prompt prefix instead of re-reading the whole conversation.
+* llama.cpp's server also listens on a random 127.0.0.1 port; we never use it, and lock it with a
+  random API key (no web UI, no slot endpoint), so other local processes cannot drive the model.
+* Greedy decoding is repeatable run to run, but reusing the prompt cache can change the last bits of
+  the logits, so the exact text may differ between a cold and a warm conversation; the LLM call
+  cache (record/replay) is what makes a run byte-for-byte repeatable.
 """
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 import time
+from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -58,6 +65,8 @@ def _server_params(xl, path: str, *, n_threads: int, n_ctx: int, n_slots: int, s
     p.sampling.temp, p.sampling.top_k, p.sampling.seed = 0.0, 1, seed
     p.use_jinja = True  # the GGUF's own Qwen chat template (renders tool results as <tool_response>)
     p.verbosity = -1
+    p.api_keys = [secrets.token_hex(32)]  # the HTTP listener is unused: nobody else may call it
+    p.ui, p.endpoint_slots = False, False
     return p
 
 
@@ -188,8 +197,6 @@ class LocalChatModel(BaseChatModel):
     def resolve_path(self) -> str:
         """The GGUF to load; a clear error when it is not installed."""
         if self.model_path:
-            from pathlib import Path
-
             if not Path(self.model_path).is_file():
                 raise LocalModelError(f"{self.model_path}: no such model file")
             return str(Path(self.model_path).resolve())

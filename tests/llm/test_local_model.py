@@ -160,7 +160,7 @@ def test_constrained_decoding_returns_json_matching_the_schema(installed_1_5b):
 
 
 @pytest.mark.local_model
-def test_the_1_5b_model_audits_a_sign_flip_end_to_end(installed_1_5b, tmp_path, record_property):
+def test_the_1_5b_model_audits_a_sign_flip_end_to_end(installed_1_5b, data_root, tmp_path):
     from auditflow.agents.audit import run_audit
     from auditflow.env.query import AuditQuery
     from auditflow.graphs.environment import build_environment
@@ -171,11 +171,12 @@ def test_the_1_5b_model_audits_a_sign_flip_end_to_end(installed_1_5b, tmp_path, 
     LocalChatModel(model_name="qwen2.5-coder-1.5b").load()  # time the case, not the load
     models = make_model_factory("local:qwen2.5-coder-1.5b", cache_dir=tmp_path, record_mode="all")
     t0 = time.perf_counter()
-    result = run_audit(env, query, models=models)
+    result = run_audit(env, query, models=models, data_root=data_root)  # the DQC 0015 list lives there
     seconds = time.perf_counter() - t0
-    record_property("seconds_per_case", round(seconds, 1))
-    print(f"\nlocal 1.5B, sign-flip case: {seconds:.1f} s, {sum(len(t.steps) for t in result.transcripts)} steps")
-    assert result.decision == "violation", result.transcripts
-    assert result.triggered_rules == ("DQC.US.0015.2944",)
+    steps = sum(len(r) for t in result.transcripts for r in t.rounds)
+    print(f"\nlocal 1.5B, sign-flip case: {seconds:.1f} s for {steps} steps in {result.rounds} round(s)")
+    transcript = json.dumps([t.to_json() for t in result.transcripts], default=str)[:4000]
+    assert result.decision == "violation", transcript
+    assert result.triggered_rules == ("DQC.US.0015.2944",), transcript
     assert result.reported_value == -12500000 and result.expected_value == 12500000
     assert not result.structural_failure
