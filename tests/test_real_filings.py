@@ -43,9 +43,13 @@ def _fact_set(filing):
     return {(f.concept, filing.contexts[f.context_id].period, filing.contexts[f.context_id].dimensions, f.value, f.decimals) for f in filing.facts}
 
 
-def test_rolled_filing_schema_ref_points_into_a_zip(data_root):
-    f = load_filing(data_root / "filings-rolled" / "tol-10k-2023-10-31")
-    assert any(".zip/" in d for d in [f.source] + f.documents) or f.roles
+def test_rolled_filing_schema_ref_points_into_a_zip(data_root, tmp_path):
+    """Only the instance and its taxonomy zip: the DTS must come from inside the archive."""
+    folder = data_root / "filings-rolled" / "tol-10k-2023-10-31"
+    for name in ("TOL_instance_FY_2023_2025.xml", "TOL_taxonomy_FY_2023_2025.zip"):
+        (tmp_path / name).write_bytes((folder / name).read_bytes())
+    f = load_filing(tmp_path)
     assert any("- Statement -" in r.definition for r in f.roles.values())
-    # the zip's schema embeds its linkbases: calculation arcs exist with both link kinds
+    # the zip's schema embeds its linkbases: all three relationship kinds come from inside it
     assert {a.kind for a in f.arcs} == {"calculation", "definition", "presentation"}
+    assert len(f.arcs) == len(load_filing(folder).arcs)

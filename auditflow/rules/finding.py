@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from auditflow.xbrl.model import Decimals, Member, Period
+from auditflow.xbrl.model import Decimals, Member, Period, plain_decimal
 from auditflow.xbrl.qname import QName
 
 Dimensions = tuple[tuple[QName, Member], ...]
@@ -35,10 +35,7 @@ def dec_str(d: Decimal | None) -> str | None:
         return None
     if not d.is_finite():
         return str(d)
-    n = d.normalize()
-    if n == 0:
-        return "0"
-    return format(n, "f")
+    return plain_decimal(d)
 
 
 def dec_display(d: Decimal) -> str:

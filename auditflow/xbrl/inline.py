@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import re
-from decimal import Context, Decimal
+from decimal import Decimal
 
 from lxml import etree
 
@@ -27,7 +27,7 @@ from auditflow.xbrl.instance import (
     parse_decimals,
     parse_unit,
 )
-from auditflow.xbrl.model import Fact, Warning_
+from auditflow.xbrl.model import Fact, Warning_, plain_decimal
 from auditflow.xbrl.qname import QName
 from auditflow.xbrl.transforms import apply_transform
 
@@ -202,17 +202,6 @@ def _numeric_value(el: etree._Element) -> str:
         raise _FactProblem("ix-fact", f"invalid scale {el.get('scale')!r}; fact skipped") from None
     number = Decimal(value)
     return plain_decimal(-number if negative else number, scale)
-
-
-def plain_decimal(number: Decimal, scale: int = 0) -> str:
-    """``number * 10**scale`` without exponent or needless zeros: '352583000000', '-1.5', '0'.
-
-    The context is sized to the digits, so no value is ever rounded on the way.
-    """
-    if not number:
-        return "0"
-    exact = Context(prec=len(number.as_tuple().digits) + 2, Emax=10**9, Emin=-(10**9))
-    return format(number.scaleb(scale, context=exact).normalize(context=exact), "f")
 
 
 def _non_numeric_value(

@@ -12,6 +12,7 @@ from lxml import etree
 
 from auditflow.errors import MalformedXBRLError
 from auditflow.xbrl.model import INF, Context, Decimals, Fact, Period, TypedMember, Unit, Warning_
+from auditflow.xbrl.prefix_repair import WELL_KNOWN
 from auditflow.xbrl.qname import QName
 
 XBRLI = "http://www.xbrl.org/2003/instance"
@@ -67,8 +68,8 @@ def parse_decimals(raw: str | None, *, where: str, line: int | None) -> Decimals
         raise MalformedXBRLError(f"invalid decimals {raw!r}", path=where, line=line) from None
 
 
-# Prefixes some filing tools use without declaring them (seen in a real IBM inline filing).
-WELL_KNOWN_PREFIXES = {"iso4217": "http://www.xbrl.org/2003/iso4217", "xbrli": XBRLI}
+# Measure prefixes some filing tools use without declaring them (seen in a real IBM inline filing).
+WELL_KNOWN_PREFIXES = {p: WELL_KNOWN[p] for p in ("iso4217", "xbrli")}
 
 
 def _qname(text: str, el: etree._Element, where: str, warnings: list[Warning_] | None = None) -> QName:

@@ -17,7 +17,7 @@ from auditflow.xbrl.duplicates import find_duplicates
 from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.instance import ParsedInstance, parse_instance
 from auditflow.xbrl.linkbase import effective_arcs
-from auditflow.xbrl.model import Concept, Fact, Warning_
+from auditflow.xbrl.model import Concept, Fact, Warning_, plain_decimal  # noqa: F401 - re-exported
 from auditflow.xbrl.prefix_repair import prefixes_from_schema, repair, schema_ref, undeclared_prefixes
 from auditflow.xbrl.qname import QName
 from auditflow.xbrl.safexml import parse_xml
@@ -138,16 +138,6 @@ def _normalise_number(f: Fact) -> Fact:
     from dataclasses import replace
 
     return replace(f, value=text)
-
-
-def plain_decimal(d: Decimal) -> str:
-    """A Decimal as a plain string without exponent or trailing fractional zeros ("1200", "-0.5")."""
-    if d == 0:
-        return "0"
-    t = format(d, "f")
-    if "." in t:
-        t = t.rstrip("0").rstrip(".")
-    return t
 
 
 def _fill_concepts(filing: Filing) -> None:

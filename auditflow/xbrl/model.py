@@ -7,10 +7,21 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import Context as DecimalContext, Decimal
 from typing import Literal, Union
 
 from auditflow.xbrl.qname import QName
+
+def plain_decimal(number: Decimal, scale: int = 0) -> str:
+    """``number * 10**scale`` without exponent or needless zeros: '352583000000', '-1.5', '0'.
+
+    The context is sized to the digits, so no value is ever rounded on the way.
+    """
+    if not number:
+        return "0"
+    exact = DecimalContext(prec=len(number.as_tuple().digits) + 2, Emax=10**9, Emin=-(10**9))
+    return format(number.scaleb(scale, context=exact).normalize(context=exact), "f")
+
 
 INF = "INF"
 Decimals = Union[int, Literal["INF"], None]  # None: no decimals attribute (e.g. precision or non-numeric)

@@ -24,6 +24,7 @@ class PackageSource:
 
     root: Path
     _zips: dict[str, zipfile.ZipFile] = field(default_factory=dict, repr=False)
+    _names: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)  # checked once per archive
 
     @classmethod
     def open(cls, path: str | Path) -> "PackageSource":
@@ -84,7 +85,9 @@ class PackageSource:
             raise InputError(f"cannot read: {exc.strerror}", path=str(p)) from None
 
     def _read_in_zip(self, z: zipfile.ZipFile, zip_loc: str, inner: str) -> bytes:
-        names = set(self._safe_names(z, zip_loc))
+        names = self._names.get(zip_loc)
+        if names is None:
+            names = self._names[zip_loc] = frozenset(self._safe_names(z, zip_loc))
         parts = inner.split("/")
         for i, part in enumerate(parts[:-1]):
             member = "/".join(parts[: i + 1])
