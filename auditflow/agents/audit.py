@@ -16,9 +16,11 @@ from auditflow.agents.configs import ProtocolConfig, get_config
 from auditflow.agents.fusion import TotalConflictError, fuse_reports
 from auditflow.agents.junior import JuniorTurn
 from auditflow.agents.policy import DeterministicPolicy
+from auditflow.agents.prompts import FINAL_REPORT, final_report_tool
 from auditflow.agents.protocol import RunContext, compiled_graph
 from auditflow.agents.reports import (
-    AgentTranscript, AuditResult, InvalidReportError, TranscriptStep, fusion_input, normalise_number, parse_junior_report,
+    JUNIOR_REPORT_SCHEMA, AgentTranscript, AuditResult, InvalidReportError, TranscriptStep, fusion_input, normalise_number,
+    parse_junior_report,
 )
 from auditflow.env.query import AuditQuery
 from auditflow.env.session import AuditSession
@@ -132,16 +134,23 @@ def _matches_checker(report, verdict: str | None, outs: dict) -> bool:
 
 
 def _direct_turn(env, query: AuditQuery, model, data_root) -> JuniorTurn:
-    """Direct LLM: the relevant filing excerpt in the prompt, one answer, no tools."""
+    """Direct LLM: the relevant filing excerpt in the prompt, one answer, no tools to look anything up.
+
+    The answer is asked for as a call of the one tool final_report, so every provider returns it the
+    same way and a constrained local model writes the report's schema instead of free prose.
+    """
     s = AuditSession(env, query, "single", data_root=data_root, required=())
-    payload = {"task": "Answer with one JSON object: decision, triggered_rules, reported_value, expected_value, confidence, evidence.",
+    payload = {"task": ("Audit the queried fact from the excerpt: is it consistent with the DQC rules 0015 (sign), "
+                        "0126 (calculation) and 0117 (members)? Answer with final_report."),
                "queried_fact": s.opening().get("queried_fact"), "excerpt": _excerpt(s)}
     turn = JuniorTurn()
     if isinstance(model, DeterministicPolicy):
         text = model.direct_answer(payload)
     else:
-        msg = model.invoke([SystemMessage("You are an XBRL auditor."), HumanMessage(json.dumps(payload, sort_keys=True))])
-        text = str(msg.content)
+        bound = model.bind_tools([final_report_tool(JUNIOR_REPORT_SCHEMA)])
+        msg = bound.invoke([SystemMessage("You are an XBRL auditor."), HumanMessage(json.dumps(payload, sort_keys=True))])
+        calls = [c for c in getattr(msg, "tool_calls", None) or [] if c.get("name") == FINAL_REPORT]
+        text = json.dumps(calls[0].get("args") or {}, sort_keys=True) if calls else str(msg.content)
     try:
         turn.report = parse_junior_report(json.loads(text), "direct")
         turn.steps.append(TranscriptStep("final_report", content=text))

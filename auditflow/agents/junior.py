@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
+from auditflow.agents.observations import guided_view
 from auditflow.agents.prompts import FINAL_REPORT
 from auditflow.agents.reports import (
     EvidenceStep, InvalidReportError, JuniorReport, ToolCall, TranscriptStep, parse_junior_report,
@@ -82,7 +83,7 @@ def _handle_call(call: dict, session: AuditSession, messages, turn: JuniorTurn, 
     name, args, cid = call["name"], call.get("args") or {}, call.get("id") or "call"
     if name != FINAL_REPORT:
         obs = session.call(name, args)
-        messages.append(ToolMessage(_dump(obs), tool_call_id=cid))
+        messages.append(ToolMessage(_dump(_view(session, obs)), tool_call_id=cid))
         error = (obs["error"].get("message") or obs["error"].get("type")) if "error" in obs else None
         if name not in session.allowed:
             # the session records the refusal (tool_not_allowed, later repeated_failure); for the run
@@ -102,13 +103,18 @@ def _handle_call(call: dict, session: AuditSession, messages, turn: JuniorTurn, 
         messages.append(ToolMessage(_dump({"error": {"type": "invalid_report", "message": str(exc)}}), tool_call_id=cid))
         return "invalid"
     obs = session.final(args)
-    messages.append(ToolMessage(_dump(obs), tool_call_id=cid))
+    messages.append(ToolMessage(_dump(_view(session, obs)), tool_call_id=cid))
     kind = "final_report" if obs.get("accepted") else "refused_final"
     turn.steps.append(TranscriptStep(kind, tool_call=ToolCall(name, args, obs, call_id=cid)))
     if obs.get("accepted"):
         turn.report = report
         return "done"
     return "ok"
+
+
+def _view(session: AuditSession, obs: dict) -> dict:
+    focus = session.opening().get("queried_fact") if session.focus is not None else None
+    return guided_view(obs, session.transcript, focus=focus)
 
 
 def _handles(obs: dict) -> tuple[str, ...]:

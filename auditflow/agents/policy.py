@@ -48,11 +48,10 @@ def _arguments(tool: str, focus: dict) -> dict:
     return {"fact": focus.get("fact", "F1")}
 
 
-def plan_next(role: str, messages: list[BaseMessage]) -> tuple[str, dict]:
-    """The next (tool, arguments) for this role, given everything observed so far."""
+def plan_next(role: str, messages: list[BaseMessage], allowed: frozenset[str] | set[str]) -> tuple[str, dict]:
+    """The next (tool, arguments) for this role, given everything observed so far and the tools bound."""
     opening, seen = _history(messages)
     focus = opening.get("queried_fact") or {}
-    allowed = set(opening.get("tools", []))
     done = {name for name, obs in seen if "error" not in obs}
     if not focus:
         return FINAL_REPORT, _report({}, {}, "the queried fact is not in the filing")
@@ -75,7 +74,8 @@ def _report(focus: dict, checks: dict[str, dict], why: str) -> dict:
     else:
         decision, rules, expected = "unable_to_verify", [], None
         why = why or "no checker applies to this fact"
-    evidence = sorted({e["fact"] for o in checks.values() for e in o.get("evidence", []) if e.get("fact")} | ({"F1"} if focus else set()))
+    cited = {h for o in checks.values() for h in o.get("facts", [])}
+    evidence = sorted(cited | ({"F1"} if focus else set()))
     return {
         "decision": decision, "triggered_rules": rules, "reported_value": reported, "expected_value": expected,
         "confidence": 1.0 if decision != "unable_to_verify" else 0.0, "evidence": evidence,
@@ -87,6 +87,7 @@ class DeterministicPolicy(BaseChatModel):
     """Plans tool calls by rule; not a language model (its ``_llm_type`` says so)."""
 
     role: str = "forensic"
+    tools: frozenset[str] = frozenset()  # names of the bound tools: what the role may call
 
     @property
     def _llm_type(self) -> str:
@@ -96,11 +97,13 @@ class DeterministicPolicy(BaseChatModel):
     def _identifying_params(self) -> dict[str, Any]:
         return {"policy": "auditflow-deterministic", "role": self.role}
 
-    def bind_tools(self, tools, **kwargs):  # noqa: ARG002 - it reads tool names from the observations
-        return self
+    def bind_tools(self, tools, **kwargs):  # noqa: ARG002 - one call is always made
+        names = frozenset(t["function"]["name"] if isinstance(t, dict) and "function" in t else getattr(t, "name", str(t))
+                          for t in tools)
+        return self.model_copy(update={"tools": names})
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:  # noqa: ARG002
-        tool, args = plan_next(self.role, list(messages))
+        tool, args = plan_next(self.role, list(messages), self.tools)
         n = sum(1 for m in messages if isinstance(m, AIMessage)) + 1
         msg = AIMessage(content="", tool_calls=[{"name": tool, "args": args, "id": f"call_{n}", "type": "tool_call"}])
         return ChatResult(generations=[ChatGeneration(message=msg)])

@@ -9,38 +9,30 @@ import json
 
 FINAL_REPORT = "final_report"
 
-SYSTEM = {
-    "compliance": (
-        "You are the Compliance Auditor of an XBRL filing. Start from the constraints: get_concept for the "
-        "queried concept, then the three DQC checkers check_sign, check_calc_tree and check_dim_consistency, "
-        "each with the arguments {\"fact\": \"F1\"}. You cannot browse the filing's facts. Call one tool at a "
-        "time. Copy the checkers' outcome, code, reported and expected values into your final_report; do not "
-        "compute them yourself."
-    ),
-    "forensic": (
-        "You are the Forensic Auditor of an XBRL filing. Start from the evidence: get_fact and get_fact_history "
-        "for the queried fact, then confirm with the three DQC checkers check_sign, check_calc_tree and "
-        "check_dim_consistency, each with the arguments {\"fact\": \"F1\"}. Call one tool at a time. Copy the "
-        "checkers' outcome, code, reported and expected values into your final_report; do not compute them yourself."
-    ),
-    "single": (
-        "You are an XBRL auditor with every tool. Look at the queried fact and its history (get_fact, "
-        "get_fact_history), then run the three DQC checkers check_sign, check_calc_tree and check_dim_consistency, "
-        "each with the arguments {\"fact\": \"F1\"}. Call one tool at a time, then final_report with the "
-        "checkers' outcome, code, reported and expected values."
-    ),
+# What every auditor is told, first in the system prompt: shared by the roles and identical across
+# cases, so a local model's prompt cache keeps it (docs/benchmarks.md, "Local model"); the opening
+# message then carries only the case.
+TASK = (
+    "You audit one fact, F1, of an XBRL filing against the DQC rules: what is its reported value, and what "
+    "value do the rules say it should be? Facts are named by handles (F1, F2...); periods are YYYY-MM-DD "
+    "(instant) or YYYY-MM-DD..YYYY-MM-DD (duration). Every tool result lists still_required: call those tools "
+    "one at a time (arguments {\"fact\": \"F1\"}), then final_report. A checker returns outcome (violation, "
+    "consistent or not_applicable), code, reported and expected. Copy, do not compute. The last result lists "
+    "violations_found: if it has any, decision violation, triggered_rules their codes (each once), "
+    "reported_value and expected_value copied from the first. If violations_found is [] and a checker said "
+    "consistent: decision consistent, triggered_rules [], reported_value and expected_value both F1_value. "
+    "If every checker said not_applicable: decision unable_to_verify."
+)
+
+ROLE = {
+    "compliance": ("You are the Compliance Auditor. Start from the constraints: the checkers (get_concept tells "
+                   "which rules can check the concept). You cannot browse the filing's facts."),
+    "forensic": ("You are the Forensic Auditor. Start from the evidence: get_fact_history of F1, then confirm "
+                 "with the checkers."),
+    "single": "You are an XBRL auditor with every tool: get_fact_history of F1, then the checkers.",
 }
 
-TASK = (
-    "Audit the queried fact F1: what is its reported value, and what value do the relevant relationships "
-    "and DQC rules say it should be? Decide consistent, violation or unable_to_verify. Periods are written "
-    "YYYY-MM-DD (instant) or YYYY-MM-DD..YYYY-MM-DD (duration). Refer to facts by their handles (F1, F2...). "
-    "Call the tools listed in still_required, one at a time. Once still_required is empty, call final_report. "
-    "Only a checker result whose outcome is violation counts: put its code, exactly as written, in "
-    "triggered_rules and copy its reported and expected values. A result whose outcome is consistent or "
-    "not_applicable has code null and adds no rule. If no result is a violation: decision consistent, "
-    "triggered_rules []."
-)
+SYSTEM = {role: f"{TASK}\n\n{text}" for role, text in ROLE.items()}
 
 
 # The required tool each role starts with (its strategy), suggested as a ready call in the opening:
@@ -57,24 +49,15 @@ def _next_call(opening: dict) -> dict | None:
     return {"name": first if first in required else required[0], "arguments": {"fact": "F1"}}
 
 
-def _tools_first(opening: dict, nxt: dict | None) -> dict:
-    """The opening with its tool list in the order to use them: the suggested call, the other required
-    tools, then the rest (small models favour what is listed first)."""
-    tools = opening.get("tools")
-    if not isinstance(tools, list):
-        return opening
-    lead = ([nxt["name"]] if nxt else []) + list(opening.get("still_required") or [])
-    order = list(dict.fromkeys([t for t in lead if t in tools] + tools))
-    return {**opening, "tools": order}
-
-
 def opening_message(opening: dict, *, rule_hint: str | None) -> str:
+    """The case: the queried fact, what is required and the call to start with. The tool list is in
+    the system prompt (and the constraint); repeating it here cost tokens on every case."""
     nxt = _next_call(opening)
-    payload = {"task": TASK, "observation": _tools_first(opening, nxt)}
+    payload: dict = {"observation": {k: v for k, v in opening.items() if k not in ("tools", "role")}}
     if nxt:
         payload["next_call"] = nxt
     if rule_hint:
-        payload["hint"] = f"the case is filed under DQC rule family {rule_hint}; other rules may apply too"
+        payload["hint"] = f"filed under DQC rule family {rule_hint}; other rules may apply too"
     return json.dumps(payload, sort_keys=True)
 
 

@@ -61,7 +61,9 @@ JUNIOR_REPORT_SCHEMA: dict[str, Any] = {
         "confidence": {"type": "number", "minimum": 0, "maximum": 1},
         "evidence": {"type": "array", "items": {"type": "string"},
                      "description": "handles of the facts and tool results the decision rests on"},
-        "rationale": {"type": "string"},
+        # one short sentence: a local model writes ~15 tokens a second on two cores, and a capped
+        # rationale keeps a rambling report from running into max_tokens
+        "rationale": {"type": "string", "maxLength": 100},
     },
     "required": ["decision", "triggered_rules", "reported_value", "expected_value", "confidence", "evidence"],
     "additionalProperties": False,

@@ -160,15 +160,14 @@ def _na_0117(ctx: ToolContext, fact: Fact) -> str:
 
 # -- the tools -----------------------------------------------------------------------------------
 _ARGS = object_schema({"fact": FACT_ARG, "concept": CONCEPT_ARG, "period": PERIOD_ARG, "dimensions": DIMENSIONS_ARG})
-_HOW = " Give fact (a handle such as F1), or concept + period (+ dimensions); with no argument it checks the queried fact F1."
+_HOW = " Give fact (default F1), or concept + period (+ dimensions)."
 
+# Short descriptions: they are read by small models at ~40 tokens a second (docs/local-llm.md), and
+# what every checker returns is said once, in the auditors' task (auditflow.agents.prompts).
 CHECK_TOOLS: tuple[Tool, ...] = (
-    Tool("check_sign", "DQC 0015: is this fact negative although its concept must not be? Returns outcome "
-         "(violation | consistent | not_applicable), code, reported, expected and evidence." + _HOW, "check", _ARGS, _checker("0015")),
-    Tool("check_calc_tree", "DQC 0126: on a statement without a table, does this total equal the weighted sum of its "
-         "calculation children? Returns outcome, code, reported, expected (the sum), tolerance and the children." + _HOW,
-         "check", _ARGS, _checker("0126")),
-    Tool("check_dim_consistency", "DQC 0117: on a statement table, do the members of an axis add up to this total? "
-         "Returns outcome, code, reported, expected (the member sum), tolerance and the members." + _HOW,
+    Tool("check_sign", "DQC 0015: is this fact negative although its concept must not be?" + _HOW, "check", _ARGS, _checker("0015")),
+    Tool("check_calc_tree", "DQC 0126: does this total equal the weighted sum of its calculation children (statements "
+         "without a table)?" + _HOW, "check", _ARGS, _checker("0126")),
+    Tool("check_dim_consistency", "DQC 0117: do the members of a statement table's axis add up to this total?" + _HOW,
          "check", _ARGS, _checker("0117")),
 )

@@ -176,4 +176,5 @@ class AuditSession:
         return dict(self.ctx.handles.items())
 
     def tool_schemas(self) -> list[dict]:
-        return tool_schemas(self.role)
+        """The schemas of the tools this session allows (a configuration may have removed some)."""
+        return [TOOLS[name].openai_schema() for name in self.allowed]

@@ -21,6 +21,7 @@ from pydantic import Field
 
 from auditflow.agents.policy import plan_next
 from auditflow.agents.prompts import SYSTEM, read_payload
+from auditflow.env.session import ROLE_TOOLS
 
 
 def _result(msg: AIMessage) -> ChatResult:
@@ -30,6 +31,12 @@ def _result(msg: AIMessage) -> ChatResult:
 def role_of(messages: list[BaseMessage]) -> str:
     system = next((str(m.content) for m in messages if isinstance(m, SystemMessage)), "")
     return next((r for r, text in SYSTEM.items() if system.startswith(text)), "single")
+
+
+def allowed(role: str) -> frozenset[str]:
+    """What the role may call (what the adapter bound): the planner needs it now that the opening
+    message no longer lists the tools."""
+    return frozenset(ROLE_TOOLS.get(role, ())) | {"final_report"}
 
 
 def policy_history(messages: list[BaseMessage]) -> list[BaseMessage]:
@@ -78,7 +85,7 @@ class TextPolicyModel(BaseChatModel):
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:  # noqa: ARG002
         role = role_of(list(messages))
         self.calls.append((role, kwargs.get("response_format")))
-        tool, args = plan_next(role, policy_history(list(messages)))
+        tool, args = plan_next(role, policy_history(list(messages)), allowed(role))
         turn = sum(isinstance(m, AIMessage) for m in messages)
         return _result(AIMessage(content=styled(tool, args, turn)))
 
@@ -96,7 +103,8 @@ class BadTextModel(BaseChatModel):
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:  # noqa: ARG002
         turn = sum(isinstance(m, AIMessage) for m in messages)
         if turn < self.good_turns:
-            tool, args = plan_next(role_of(list(messages)), policy_history(list(messages)))
+            role = role_of(list(messages))
+            tool, args = plan_next(role, policy_history(list(messages)), allowed(role))
             return _result(AIMessage(content=json.dumps({"name": tool, "arguments": args})))
         text = {
             "garbage": "The filing looks fine to me, I think. ¯\\_(ツ)_/¯",

@@ -1,0 +1,70 @@
+"""What an auditor reads of a tool result: the observation, trimmed to what a decision needs.
+
+The session returns full observations, and the transcript keeps them whole for reviewers. The
+conversation gets a shorter view: a small local model reads its prompt at ~40 tokens a second on two
+cores (docs/benchmarks.md), and it copies outcome, code, reported and expected reliably but gains
+nothing from a checker's itemised evidence (docs/local-llm.md: "keep observations short and flat").
+The facts a check rests on stay visible as handles, so an auditor can still cite them or open one
+with get_fact, and the deterministic policy cites the same facts from the same view.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+CHECKERS = ("check_sign", "check_calc_tree", "check_dim_consistency")
+
+KEEP_WHEN_NULL = frozenset({"code", "reported", "expected", "queried_fact"})  # "null" is itself the answer
+DROP = frozenset({"statement", "labels"})  # a role's long title; labels beside the standard label
+# A checker's prose: a small model copied "reported, expected and code are the total's" into its own
+# reasoning and then decided by the last result's reason instead of by the violations found.
+CHECKER_PROSE = frozenset({"reason", "note", "tolerance", "total"})
+
+
+def model_view(obs: dict[str, Any]) -> dict[str, Any]:
+    """``obs`` without nulls (but code, reported, expected), long titles and itemised evidence:
+    a checker's ``evidence`` list becomes ``facts``, the handles of the facts it rests on, and its
+    prose (reason, note, tolerance) stays in the transcript."""
+    view: dict[str, Any] = {}
+    checker = "outcome" in obs and "rule" in obs
+    for key, value in obs.items():
+        if key in DROP or (checker and key in CHECKER_PROSE) or (value is None and key not in KEEP_WHEN_NULL):
+            continue
+        if key == "evidence" and isinstance(value, list):
+            handles = [e["fact"] for e in value if isinstance(e, dict) and isinstance(e.get("fact"), str)]
+            if handles:
+                view["facts"] = list(dict.fromkeys(handles))
+            continue
+        view[key] = value
+    return view
+
+
+def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus: dict[str, Any] | None) -> dict[str, Any]:
+    """:func:`model_view` plus where to go next, for a model that follows rather than plans.
+
+    While tools are still required, ``next_call`` names the first of them, ready to copy (the
+    prototype in docs/local-llm.md: a small model copies a call reliably, picks among a dozen tools
+    poorly, and reaches for final_report as soon as it has seen one violation). Once nothing is
+    required, ``next_call`` is final_report and ``violations_found`` lists the violations every
+    checker of this conversation returned (code, reported, expected), with F1's value beside them:
+    a small model otherwise copies from whichever result came last. The checkers decide; the
+    auditor chose where to look.
+    """
+    view = model_view(obs)
+    required = obs.get("still_required")
+    if not isinstance(required, list) or obs.get("accepted"):
+        return view
+    if required:
+        tool = required[0]
+        args = {"concept": focus["concept"]} if tool == "get_concept" and focus else {"fact": "F1"}
+        view["next_call"] = {"name": tool, "arguments": args}
+        return view
+    found: dict[str, dict[str, Any]] = {}
+    for step in transcript:
+        out = step.get("observation") or {}
+        if step.get("tool") in CHECKERS and out.get("outcome") == "violation" and out.get("code"):
+            found[out["code"]] = {k: out.get(k) for k in ("code", "reported", "expected")}
+    view["violations_found"] = [found[c] for c in sorted(found)]
+    if focus:
+        view["F1_value"] = focus.get("value")
+    view["next_call"] = {"name": "final_report"}
+    return view
