@@ -7,6 +7,7 @@ the suite report from them alone.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
@@ -119,6 +120,8 @@ def case_properties(item: AuditCaseItem, outcome: CaseOutcome | None) -> list[tu
         reported_value=dec_str(r.reported_value) if r else None, expected_value=dec_str(r.expected_value) if r else None,
         credibility=r.credibility if r else None, seconds=round(outcome.seconds, 3), error=outcome.error,
         judge_label=outcome.judge_label, **{f"cache_{k}": v for k, v in outcome.cache.items()},
+        # the whole AuditResult, timings left out: equal digests = byte-identical artifacts (replay checks)
+        result_sha256=hashlib.sha256(r.canonical_json().encode()).hexdigest() if r else None,
     )
     if state.settings.update_expected and r is not None:
         row["actual"] = json.dumps({"decision": r.decision, "triggered_rules": list(r.triggered_rules),

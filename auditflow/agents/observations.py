@@ -12,6 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 CHECKERS = ("check_sign", "check_calc_tree", "check_dim_consistency")
+# The reporting rule, beside the data it applies to: the 1.5B model followed it from the system
+# prompt only some of the time (it decided by the last checker's outcome instead).
+HOW_TO_REPORT = ("violations_found not empty: decision violation, triggered_rules = their codes, reported_value and "
+                 "expected_value from the first. violations_found empty: decision consistent, triggered_rules [], "
+                 "reported_value = expected_value = F1_value (unable_to_verify only if every checker said not_applicable).")
 
 KEEP_WHEN_NULL = frozenset({"code", "reported", "expected", "queried_fact"})  # "null" is itself the answer
 DROP = frozenset({"statement", "labels"})  # a role's long title; labels beside the standard label
@@ -67,4 +72,5 @@ def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus:
     if focus:
         view["F1_value"] = focus.get("value")
     view["next_call"] = {"name": "final_report"}
+    view["how_to_report"] = HOW_TO_REPORT
     return view
