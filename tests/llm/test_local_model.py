@@ -140,6 +140,10 @@ def test_clear_errors_without_runtime_or_model(monkeypatch, tmp_path):
 
 @pytest.fixture(scope="module")
 def installed_1_5b() -> Path:
+    try:
+        import xllamacpp  # noqa: F401
+    except ImportError:
+        pytest.skip("the local model runtime is not installed: pip install 'auditflow[local]'")
     path = model_path("1.5b")
     if path is None:
         pytest.skip("the local 1.5B model is not installed: run  auditflow model install 1.5b")
