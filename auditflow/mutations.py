@@ -8,7 +8,9 @@ that exactly one new finding appears. This module is the typed core of that ``in
   are shared between tools and cached (see :mod:`auditflow.xbrl.model`).
 * :func:`sign_flip_targets`, :func:`calc_total_targets` and :func:`member_targets` find, in a real
   filing, mutations whose effect is known in advance: one :class:`MutationTarget` each, carrying the
-  code, focus fact and values of the single finding the checkers should then add.
+  code, focus fact and values of the single finding the checkers should then add. Their ``iter_``
+  forms (plus 0117 totals, 0126 children and removed 0117 totals, :class:`RemovalTarget`) yield
+  lazily, in an order shuffled by a seeded ``rng``, so a case generator screens only what it keeps.
 
 **Exact duplicates are mutated together.** A fact reported twice (same concept, context content,
 unit and value: aapl 2023 shows year-end cash on the balance sheet and the cash-flow statement) is
@@ -21,11 +23,13 @@ differ in value (e.g. the same number rounded differently) are separate facts an
 from __future__ import annotations
 
 import difflib
+import random
 from collections import Counter
 from dataclasses import dataclass, fields, replace
 from decimal import Decimal
+from itertools import islice
 from pathlib import Path
-from typing import Iterable, Literal, get_args
+from typing import Iterable, Iterator, Literal, get_args
 
 from auditflow.errors import AuditflowError
 from auditflow.graphs.environment import AuditEnvironment, build_environment
@@ -226,33 +230,37 @@ def finding_signature(finding: Finding) -> tuple:
     return (j["code"], j["concept"], j["fact_id"], j["context"], j["reported"], j["expected"])
 
 
-def sign_flip_targets(env: AuditEnvironment, data_root: Path, *, limit: int | None = None) -> list[MutationTarget]:
+def sign_flip_targets(env: AuditEnvironment, data_root: Path, *, limit: int | None = None,
+                      rng: random.Random | None = None) -> list[MutationTarget]:
     """Flips that DQC 0015 must report: positive, non-dimensional facts it checked and passed.
 
     Only facts whose concept is in no calculation relationship and is no primary item of any cube
     are taken: 0117 and 0126 cannot see those, so the flip adds exactly one finding
     ``DQC.US.0015.<element id>`` (reported -v, expected v) to the whole report. Exact duplicates
     are reported once by 0015, on the first copy, which is the one it records as checked.
+    ``rng`` shuffles the candidates (seeded sampling, as for every finder here).
     """
+    return list(islice(iter_sign_flip_targets(env, data_root, rng=rng), limit))
+
+
+def iter_sign_flip_targets(env: AuditEnvironment, data_root: Path, *,
+                           rng: random.Random | None = None) -> Iterator[MutationTarget]:
+    """:func:`sign_flip_targets`, one at a time."""
     filing = env.filing
     result = rule_0015(filing, data_root=data_root)
     nonneg = _nonneg_list(filing, Path(data_root))
     linked = _linkbase_concepts(env)
     facts = {f.key: f for f in filing.facts}
-    out: list[MutationTarget] = []
-    for key in _consistent_keys(result.checks):
+    for key in _ordered(_consistent_keys(result.checks), rng):
         fact = facts[key]
         if filing.contexts[fact.context_id].dimensions or fact.concept in linked or not fact.number > 0:
             continue
         code = CODE_0015_PREFIX + nonneg.element_id(fact.concept)
-        out.append(MutationTarget(Mutation("flip_sign", key), code, key, -fact.number, fact.number))
-        if limit is not None and len(out) >= limit:
-            break
-    return out
+        yield MutationTarget(Mutation("flip_sign", key), code, key, -fact.number, fact.number)
 
 
-def calc_total_targets(env: AuditEnvironment, *, limit: int | None = None,
-                       data_root: Path | None = None) -> list[MutationTarget]:
+def calc_total_targets(env: AuditEnvironment, *, limit: int | None = None, data_root: Path | None = None,
+                       rng: random.Random | None = None) -> list[MutationTarget]:
     """Perturbed totals that DQC 0126 must report: totals it checked and found consistent.
 
     A total can also be a calculation child of another total, or a 0117 total; perturbing it would
@@ -263,25 +271,36 @@ def calc_total_targets(env: AuditEnvironment, *, limit: int | None = None,
     is given; without it negative totals are skipped, since 0015 may already report one and its
     finding would move with the value.
     """
+    return list(islice(iter_total_targets(env, "0126", data_root=data_root, rng=rng), limit))
+
+
+def iter_total_targets(env: AuditEnvironment, rule: str, *, data_root: Path | None = None,
+                       rng: random.Random | None = None) -> Iterator[MutationTarget]:
+    """Perturbed totals of consistent ``rule`` checks ("0126", or "0117" for 9574 totals), screened.
+
+    For 0126 see :func:`calc_total_targets`. For 0117 the candidates are the un-dimensioned totals
+    of consistent 9574 checks (a perturbed total no longer equals its unchanged member sum, the
+    expected value); 10093 totals carry a member and are left out.
+    """
+    code = {"0126": CODE_0126, "0117": CODE_9574}[rule]
+    checks = rule_0126(env).checks if rule == "0126" else rule_0117(env).checks
     facts = {f.key: f for f in env.filing.facts}
     screen = _Screen(env, data_root)
-    out: list[MutationTarget] = []
-    for key in _consistent_keys(rule_0126(env).checks):
+    for key in _ordered(_consistent_keys(checks), rng):
         total = facts[key]
         if data_root is None and total.number < 0:
             continue
+        if rule == "0117" and env.filing.contexts[total.context_id].dimensions:
+            continue
         mutation = perturb(total)
         found = screen.single_new(mutation)
-        if found is None or (found.code, found.fact_id, found.reported) != (CODE_0126, key, mutation.value):
+        if found is None or (found.code, found.fact_id, found.reported) != (code, key, mutation.value):
             continue
-        out.append(MutationTarget(mutation, CODE_0126, key, mutation.value, found.expected))
-        if limit is not None and len(out) >= limit:
-            break
-    return out
+        yield MutationTarget(mutation, code, key, mutation.value, found.expected)
 
 
-def member_targets(env: AuditEnvironment, *, limit: int | None = None,
-                   data_root: Path | None = None) -> list[MutationTarget]:
+def member_targets(env: AuditEnvironment, *, limit: int | None = None, data_root: Path | None = None,
+                   rng: random.Random | None = None) -> list[MutationTarget]:
     """Perturbed members that DQC 0117 must report (9574): members of totals it found consistent.
 
     Check records name the total but not the members summed, so candidates are re-derived: facts of
@@ -291,15 +310,20 @@ def member_targets(env: AuditEnvironment, *, limit: int | None = None,
     one that is itself a 10093 total, drops out). ``expected`` is that run's member sum. Negative
     members are handled as negative totals in :func:`calc_total_targets` (``data_root``).
     """
+    return list(islice(iter_member_targets(env, data_root=data_root, rng=rng), limit))
+
+
+def iter_member_targets(env: AuditEnvironment, *, data_root: Path | None = None,
+                        rng: random.Random | None = None) -> Iterator[MutationTarget]:
+    """:func:`member_targets`, one at a time."""
     facts = {f.key: f for f in env.filing.facts}
     screen = _Screen(env, data_root)
-    out: list[MutationTarget] = []
     tried: set[str] = set()
-    for key in _consistent_keys(rule_0117(env).checks):
+    for key in _ordered(_consistent_keys(rule_0117(env).checks), rng):
         total = facts[key]
         if env.filing.contexts[total.context_id].dimensions:
             continue  # a 10093 total (first-axis member), not a 9574 one
-        for member in _member_candidates(env, total, allow_negative=data_root is not None):
+        for member in _ordered(_member_candidates(env, total, allow_negative=data_root is not None), rng):
             if member.key in tried:
                 continue
             tried.update(f.key for f in exact_duplicates(env.filing, member))  # the same mutation
@@ -309,9 +333,86 @@ def member_targets(env: AuditEnvironment, *, limit: int | None = None,
                 continue
             if member.key not in {e.fact_id for e in found.evidence}:
                 continue
-            out.append(MutationTarget(mutation, CODE_9574, key, total.number, found.expected))
-            if limit is not None and len(out) >= limit:
-                return out
+            yield MutationTarget(mutation, CODE_9574, key, total.number, found.expected)
+
+
+def iter_child_targets(env: AuditEnvironment, *, data_root: Path | None = None,
+                       rng: random.Random | None = None) -> Iterator[MutationTarget]:
+    """Perturbed calculation children that DQC 0126 must report on their (consistent) total.
+
+    The children are re-derived like 0117 members: non-dimensional facts of the total's calculation
+    children with its entity, period and unit. Each is screened; it is kept when exactly one finding
+    appears, 9590 on the total (reported = the unchanged total), with the child among the facts
+    summed. A child that is a checked total itself, or a 0117 member, adds a second finding and
+    drops out. ``expected`` is that run's weighted sum.
+    """
+    facts = {f.key: f for f in env.filing.facts}
+    screen = _Screen(env, data_root)
+    tried: set[str] = set()
+    for key in _ordered(_consistent_keys(rule_0126(env).checks), rng):
+        total = facts[key]
+        for child in _ordered(_child_candidates(env, total, allow_negative=data_root is not None), rng):
+            if child.key in tried:
+                continue
+            tried.update(f.key for f in exact_duplicates(env.filing, child))
+            mutation = perturb(child)
+            found = screen.single_new(mutation)
+            if found is None or (found.code, found.fact_id, found.reported) != (CODE_0126, key, total.number):
+                continue
+            if child.key not in {e.fact_id for e in found.evidence}:
+                continue
+            yield MutationTarget(mutation, CODE_0126, key, total.number, found.expected)
+
+
+@dataclass(frozen=True, slots=True)
+class RemovalTarget:
+    """A removed 0117 total and the member fact that 0117 then reports as "no total" (``focus``).
+
+    The removal adds and removes no finding (screened), so the member, which the consistent check
+    used to sum, is now a fact no 0117 check can verify.
+    """
+
+    mutation: Mutation
+    focus: str
+
+
+def iter_total_removals(env: AuditEnvironment, *, data_root: Path | None = None,
+                        rng: random.Random | None = None) -> Iterator[RemovalTarget]:
+    """Removed totals of consistent 9574 checks whose removal changes no finding of the filing.
+
+    ``focus`` is the fact 0117 names in its "no total" record after the removal (the first member in
+    document order): the case audits that member, which has lost the total it was checked against.
+    """
+    facts = {f.key: f for f in env.filing.facts}
+    screen = _Screen(env, data_root)
+    for key in _ordered(_consistent_keys(rule_0117(env).checks), rng):
+        total = facts[key]
+        if env.filing.contexts[total.context_id].dimensions:
+            continue
+        mutation = Mutation("remove", key)
+        mutated = screen.unchanged(mutation)
+        if mutated is None:
+            continue
+        focus = _no_total_focus(mutated, total)
+        if focus is not None:
+            yield RemovalTarget(mutation, focus)
+
+
+def _no_total_focus(env: AuditEnvironment, total: Fact) -> str | None:
+    """The member fact of a "no total" 0117 record for ``total``'s concept and period, if any."""
+    period = env.filing.contexts[total.context_id].period
+    for c in rule_0117(env).checks:
+        if c.outcome is Outcome.NOT_APPLICABLE and c.concept == total.concept and c.reason.startswith("no total:") \
+                and c.fact_id is not None and env.filing.contexts[c.context_id].period == period:
+            return c.fact_id
+    return None
+
+
+def _ordered(items: Iterable, rng: random.Random | None) -> list:
+    """``items`` in their own order, or shuffled by ``rng`` (seeded sampling among the candidates)."""
+    out = list(items)
+    if rng is not None:
+        rng.shuffle(out)
     return out
 
 
@@ -348,6 +449,23 @@ def _member_candidates(env: AuditEnvironment, total: Fact, *, allow_negative: bo
     return out
 
 
+def _child_candidates(env: AuditEnvironment, total: Fact, *, allow_negative: bool) -> list[Fact]:
+    """Non-dimensional facts of ``total``'s calculation children aligned with it (entity, period, unit)."""
+    filing = env.filing
+    want = fact_alignment_key(filing, total)
+    children = sorted({a.target for a in filing.arcs if a.arcrole in SUMMATION_ITEMS and a.source == total.concept},
+                      key=lambda q: q.clark())
+    out = []
+    for concept in children:
+        for f in env.index.by_concept.get(concept, []):
+            if f.is_nil or f.number is None or (f.number < 0 and not allow_negative):
+                continue
+            key = fact_alignment_key(filing, f)
+            if key[1:] == want[1:]:
+                out.append(f)
+    return out
+
+
 class _Screen:
     """Checks a candidate mutation against the unmutated run: 0117 and 0126, plus 0015 with a data root."""
 
@@ -369,6 +487,12 @@ class _Screen:
         if sum(added.values()) != 1 or removed:
             return None
         return next(f for f in after if finding_signature(f) in added)
+
+    def unchanged(self, mutation: Mutation) -> AuditEnvironment | None:
+        """The mutated environment when the mutation adds and removes no finding, else None."""
+        mutated = build_environment(apply_mutation(self.env.filing, mutation), taxonomy=self.env.taxonomy)
+        counts = Counter(finding_signature(f) for f in self.findings(mutated))
+        return mutated if counts == self.before else None
 
 
 def _linkbase_findings(env: AuditEnvironment) -> list[Finding]:

@@ -47,6 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
     from auditflow.cli.model_cmd import add_model_parser
 
     add_model_parser(sub)
+    from auditflow.cli.cases_cmd import add_cases_parser
+
+    add_cases_parser(sub)
+    from auditflow.cli.eval_cmd import add_eval_parser
+
+    add_eval_parser(sub)
     return parser
 
 
@@ -69,6 +75,14 @@ def main(argv: list[str] | None = None) -> int:
             from auditflow.cli.model_cmd import run_model
 
             return run_model(args)
+        if args.command == "cases":
+            from auditflow.cli.cases_cmd import run_cases
+
+            return run_cases(args)
+        if args.command == "eval":
+            from auditflow.cli.eval_cmd import run_eval_cmd
+
+            return run_eval_cmd(args)
     except AuditflowError as exc:
         print(f"auditflow: error: {exc}", file=sys.stderr)
         return EXIT_ERROR

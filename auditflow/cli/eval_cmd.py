@@ -1,0 +1,188 @@
+"""``auditflow eval CASES --configs ...``: every configuration over a case corpus, reported as the paper does.
+
+Defaults match ``pytest --auditflow`` (model spec, LLM cache folder and data root from the same
+pytest ini file, see :mod:`auditflow.eval.defaults`), so an eval replays what the plugin recorded;
+the record mode defaults to ``none`` (replay only) whatever the ini says, because an evaluation
+should never call a model unless asked to. Writes ``results.md``, ``results.json`` (reproducible
+byte for byte), ``results.xlsx``, ``run.json`` (timings, cache counts) and the PNG charts into
+``--out``. Exit status: 0 when every case ran, 1 when some ended without an audit result (cache
+miss, input error, crash; the reports are still written and list them), 2 on a usage error.
+"""
+from __future__ import annotations
+
+import argparse
+import threading
+import time
+from pathlib import Path
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+# The parser is built for every ``auditflow`` command, so it names these values instead of importing the
+# case engine (a third of a second); tests/eval/test_eval_cli.py keeps them equal to their sources.
+CONFIG_NAMES = ("full", "single-agent", "direct-llm", "policy", "no-checks", "no-gating", "no-fusion")  # eval.plan
+RECORD_MODES = ("none", "once", "new_episodes", "all")  # auditflow.cases.models.RECORD_MODES
+POLICY = "policy"  # auditflow.cases.models.POLICY
+DEFAULT_RESAMPLES = 10_000  # auditflow.eval.bootstrap.DEFAULT_RESAMPLES
+DEFAULT_JOBS = 8  # auditflow.llm.concurrency.DEFAULT_MAX_CONCURRENCY
+DEFAULT_CONFIGS = ",".join(CONFIG_NAMES)
+DEFAULT_OUT = "eval-results"
+EXIT_OK, EXIT_INCOMPLETE, EXIT_USAGE = 0, 1, 2
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def add_eval_parser(sub) -> None:
+    p = sub.add_parser("eval", help="run configurations over audit cases and report the paper's metrics",
+                       description="Run each configuration over the cases (LLM calls cached) and write a "
+                                   "paper-style report: results.md, results.json, results.xlsx, run.json, charts.")
+    p.add_argument("cases", nargs="+", metavar="CASES", help="case files (*.case.yaml) or folders holding them")
+    p.add_argument("--configs", default=DEFAULT_CONFIGS,
+                   help=f"comma-separated configurations: {', '.join(CONFIG_NAMES)} (policy = the full protocol "
+                        f"with the deterministic policy backend, whatever --model says); default: all")
+    p.add_argument("--model", metavar="SPEC", help="model spec of the LLM configurations (default: the pytest ini's "
+                                                   f"auditflow_model, else {POLICY}, as the plugin)")
+    p.add_argument("--record-mode", choices=RECORD_MODES, default="none",
+                   help="LLM cache: none (replay only, default), new_episodes (record what is missing), all; "
+                        "once records a case only while it has no entries, and its entries are per case id, "
+                        "shared by the configurations: record an eval with new_episodes")
+    p.add_argument("--cache-dir", metavar="DIR", help="LLM cache folder (default: the plugin's, "
+                                                      "<rootdir>/.auditflow-cache or the ini's auditflow_cache_dir)")
+    p.add_argument("--data-root", metavar="DIR", help="data root with filings/ and dqc/ (default: the ini's "
+                                                      "auditflow_data_root, $AUDITFLOW_DATA_ROOT, ../shared/data)")
+    p.add_argument("--out", metavar="DIR", default=DEFAULT_OUT, help=f"output folder (default: {DEFAULT_OUT})")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--bootstrap", type=_positive, default=DEFAULT_RESAMPLES, metavar="N",
+                   help=f"bootstrap resamples (default {DEFAULT_RESAMPLES})")
+    p.add_argument("--jobs", type=_positive, default=DEFAULT_JOBS, metavar="N",
+                   help=f"cases run at once (default {DEFAULT_JOBS}; an in-process model still answers one call "
+                        "at a time)")
+    p.add_argument("--no-charts", action="store_true", help="do not draw the PNG charts")
+
+
+def _check_model(model: str) -> None:
+    """A bad model spec is a usage error before anything runs, not an S label on every case."""
+    if model != POLICY:
+        from auditflow.llm.specs import ModelSpec
+
+        ModelSpec.parse(model)
+
+
+def run_eval_cmd(args) -> int:
+    from auditflow.cases.settings import RunSettings
+    from auditflow.eval.collect import collect_cases
+    from auditflow.eval.defaults import find_project
+    from auditflow.eval.plan import parse_configs
+    from auditflow.eval.records import Redactor
+    from auditflow.eval.report import build_report, eval_command
+    from auditflow.eval.runner import missing_requirement, run_eval
+
+    err = Console(stderr=True)
+    project = find_project([Path(c) for c in args.cases])
+    model = project.model(args.model)
+    configs = parse_configs(args.configs, model=model)
+    if any(c.model != POLICY for c in configs):
+        _check_model(model)
+    cache_dir, data_root = project.cache_dir(args.cache_dir), project.data_root(args.data_root)
+    case_set = collect_cases([Path(c) for c in args.cases], display=project.display)
+    command = eval_command([project.display(Path(c)) for c in args.cases], configs, model=model, seed=args.seed,
+                           resamples=args.bootstrap, cache_dir=project.display(cache_dir) if args.cache_dir else None)
+    base = RunSettings(model=model, record_mode=args.record_mode, cache_dir=cache_dir, data_root=data_root)
+    redact = Redactor.of(cache_dir=cache_dir, data_root=data_root, rootdir=project.rootdir)
+    runnable = sum(missing_requirement(kc, data_root) is None for kc in case_set.cases)
+
+    started = time.perf_counter()
+    with Progress(TextColumn("[bold]{task.description:<14}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[bad]}"), TimeElapsedColumn(), console=err) as bar:
+        tasks = {c.name: bar.add_task(c.name, total=runnable, bad="") for c in configs}
+        bad: dict[str, int] = dict.fromkeys(tasks, 0)
+        lock = threading.Lock()
+
+        def on_done(config: str, record) -> None:  # called from the worker threads
+            with lock:
+                bad[config] += bool(record.error_kind)
+                note = f"[red]{bad[config]} without result[/red]" if bad[config] else ""
+            bar.update(tasks[config], advance=1, bad=note)
+
+        run = run_eval(case_set.cases, configs, base, jobs=args.jobs, redact=redact, on_done=on_done)
+    wall = time.perf_counter() - started
+    with err.status(f"paired bootstrap, {args.bootstrap} resamples ..."):
+        report = build_report(run, case_set, configs, command=command, seed=args.seed, resamples=args.bootstrap)
+    written, timings = _write_outputs(report, run, Path(args.out), args, wall, err)
+    _print_summary(Console(), report, written, run, timings)
+    for (config, key), tb in run.tracebacks.items():
+        err.print(f"[red]crash[/red] in {escape(config)} {escape(key)}:\n{escape(tb)}", soft_wrap=True)
+    return EXIT_INCOMPLETE if report.problems() else EXIT_OK
+
+
+def _write_outputs(report, run, out: Path, args, wall: float, err: Console) -> tuple[list[Path], list]:
+    from auditflow.eval.charts import ChartsUnavailable, write_charts
+    from auditflow.eval.markdown import RUN_FILE, render_markdown
+    from auditflow.eval.report import dump_json, results_document, write_text
+    from auditflow.eval.timings import config_timings, run_document
+    from auditflow.eval.workbook import write_workbook
+
+    out.mkdir(parents=True, exist_ok=True)
+    per_config = config_timings(report.configs, run.timings)
+    files = {"results.md": render_markdown(report), "results.json": dump_json(results_document(report)),
+             RUN_FILE: dump_json(run_document(command=report.command, out=str(out), record_mode=args.record_mode,
+                                              jobs=args.jobs, wall_seconds=wall, per_config=per_config,
+                                              timings=run.timings))}
+    for name, text in files.items():
+        write_text(out / name, text)
+    written = [out / name for name in files]
+    write_workbook(report, per_config, out / "results.xlsx")
+    written.append(out / "results.xlsx")
+    if not args.no_charts:
+        try:
+            written += write_charts(report, out)
+        except ChartsUnavailable as exc:
+            err.print(f"[yellow]{escape(str(exc))}[/yellow]")
+    return written, per_config
+
+
+def _pct1(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _print_summary(console: Console, report, written: list[Path], run, timings) -> None:
+    from auditflow.eval.markdown import pp, rerecord_command
+
+    models = ", ".join(dict.fromkeys(c.model for c in report.configs))
+    t = Table(title=f"AuditFlow eval: {len(report.cases)} case(s), model {escape(models)}", title_justify="left",
+              box=box.SIMPLE_HEAVY, pad_edge=False)
+    for col in ("config", "Joint ACC", "VAcc", "cons.VAcc", "SER", "EER", "CER", "invalid"):
+        t.add_column(col, justify="left" if col == "config" else "right", no_wrap=True)
+    for c in report.configs:
+        m = report.metrics[c.name]
+        cons = m.by_decision["consistent"]
+        t.add_row(c.name, *(_pct1(x) for x in (m.joint_acc, m.total.vacc, cons.vacc, m.rate("S"), m.rate("E"),
+                                               m.rate("C"), m.invalid_rate)))
+    console.print(t)
+    for comp in report.comparisons:
+        r = comp.result
+        console.print(f"{escape(comp.reference)} vs {escape(comp.other)}: {pp(r.difference)} pp "
+                      f"[{pp(r.low)}, {pp(r.high)}], p = {r.p_value:.4f}")
+    per_case = ", ".join(f"{escape(t.config)} {t.seconds_mean:.2f}" for t in timings if t.seconds_mean is not None)
+    if per_case:
+        console.print(f"seconds per case (wall clock of this run, in run.json): {per_case}")
+    if problems := report.problems():
+        console.print(f"[red]{len(problems)} run(s) without an audit result[/red] (counted as S; listed in results.md)")
+    if run.skipped:
+        console.print(f"[yellow]{len(run.skipped)} case(s) skipped[/yellow]: {escape(run.skipped[0].reason)}")
+    missed = list(dict.fromkeys(c for c, r in report.problems() if r.error_kind == "cache_miss"))
+    if missed:
+        console.print(f"[red]LLM cache misses[/red] in {', '.join(missed)}; record them with:\n  "
+                      f"{escape(rerecord_command(report, missed))}", soft_wrap=True)
+    console.print("wrote " + ", ".join(escape(str(p)) for p in written), soft_wrap=True)

@@ -1,0 +1,179 @@
+"""``results.md``: the paper-style tables, the comparisons, what did not run, and the command.
+
+A pure function of :class:`~auditflow.eval.report.EvalReport`: fixed number formats (percentages
+with two decimals, as the paper prints them), rows in ``--configs`` order, cases in key order, and
+no clock, cache counter or absolute path, so the same command on the same cache writes the same
+bytes. The chart images are always linked (``auditflow eval`` makes them when matplotlib is
+installed): whether a plotting library is present must not change this file.
+"""
+from __future__ import annotations
+
+import shlex
+from typing import Iterable
+
+from auditflow.eval.metrics import ConfigMetrics
+from auditflow.eval.records import CACHE_MISS, CRASH, CaseRecord
+from auditflow.eval.report import EvalReport
+
+CHARTS = (("per-rule-accuracy.png", "Joint ACC by DQC rule family and configuration"),
+          ("error-types.png", "FinMR labels (A, S, E, C) by configuration"))
+RUN_FILE = "run.json"
+MAX_PROBLEM = 160
+
+
+def pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.2f}%"
+
+
+def pct_of(count: int, n: int) -> str:
+    return "–" if n == 0 else f"{100 * count / n:.2f}% ({count}/{n})"
+
+
+def num(x: float | None, digits: int) -> str:
+    return "–" if x is None else f"{x:.{digits}f}"
+
+
+def pp(x: float) -> str:
+    return f"{100 * x:+.2f}"
+
+
+def family(rule: str) -> str:
+    return f"DQC.US.{rule}" if rule.isdigit() else rule
+
+
+def cell(text: str) -> str:
+    """Text safe inside a Markdown table cell."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _table(headers: Iterable[str], align: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]:
+    out = ["| " + " | ".join(headers) + " |", "|" + "|".join(align) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def _counts(report: EvalReport) -> str:
+    rules: dict[str, int] = {}
+    decisions: dict[str, int] = {}
+    for c in report.cases:
+        rules[c.rule] = rules.get(c.rule, 0) + 1
+        decisions[c.expected_decision] = decisions.get(c.expected_decision, 0) + 1
+    by_rule = ", ".join(f"{family(r)} {n}" for r, n in sorted(rules.items()))
+    by_decision = ", ".join(f"{n} {d}" for d, n in sorted(decisions.items(), key=lambda kv: (-kv[1], kv[0])))
+    files = len(report.files)
+    if not report.cases:
+        return f"**Cases:** none ran, from {files} case file{'s' if files != 1 else ''}."
+    return (f"**Cases:** {len(report.cases)} from {files} case file{'s' if files != 1 else ''} "
+            f"({by_rule}; {by_decision or 'none'}).")
+
+
+def _accuracy(report: EvalReport) -> list[str]:
+    families = list(dict.fromkeys(f for m in report.metrics.values() for f in m.families()))
+    headers = ["configuration", "model", "cases", "Joint ACC", "VAcc", "consistent: VAcc", "consistent: Joint ACC",
+               *(f"{family(f)} ACC" for f in families)]
+    rows = []
+    for c in report.configs:
+        m = report.metrics[c.name]
+        cons = m.by_decision["consistent"]
+        rows.append([c.name, f"`{c.model}`", str(m.n), pct_of(m.total.labels["A"], m.n),
+                     pct_of(m.total.verdict_right, m.n), pct_of(cons.verdict_right, cons.n),
+                     pct_of(cons.labels["A"], cons.n),
+                     *(pct_of(m.by_rule[f].labels["A"], m.by_rule[f].n) if f in m.by_rule else "–" for f in families)])
+    return _table(headers, [":--", ":--", *["--:"] * (len(headers) - 2)], rows)
+
+
+def _errors(report: EvalReport) -> list[str]:
+    headers = ["configuration", "A", "S", "E", "C", "SER", "EER", "CER", "invalid output", "passed",
+               "mean credibility", "mean rounds", "mean tool calls"]
+    rows = []
+    for c in report.configs:
+        m: ConfigMetrics = report.metrics[c.name]
+        t = m.total
+        rows.append([c.name, *(str(t.labels[k]) for k in "ASEC"), pct(m.rate("S")), pct(m.rate("E")),
+                     pct(m.rate("C")), pct(m.invalid_rate), f"{t.passed}/{t.n}", num(m.mean_credibility, 3),
+                     num(m.mean_rounds, 2), num(m.mean_tool_calls, 2)])
+    return _table(headers, [":--", *["--:"] * (len(headers) - 1)], rows)
+
+
+def _comparisons(report: EvalReport) -> list[str]:
+    ref = report.reference
+    if not report.comparisons:
+        return ["Only one configuration ran: nothing to compare." if len(report.configs) == 1
+                else "No case ran: nothing to compare."]
+    n = report.comparisons[0].result.n
+    head = [f"{report.resamples} paired resamples of the {n} cases every configuration ran, seed {report.seed} "
+            "(each pair seeded from it and the two names). Difference = "
+            f"{ref} − other, in percentage points; 95% percentile interval; two-sided p-value of "
+            "\"no difference\" (shifted bootstrap, never below 1/(resamples + 1)).", ""]
+    rows = [[f"{ref} vs {c.other}", str(c.result.n), pct(c.result.acc_a), pct(c.result.acc_b), pp(c.result.difference),
+             f"[{pp(c.result.low)}, {pp(c.result.high)}]", f"{c.result.p_value:.4f}"] for c in report.comparisons]
+    return head + _table(["comparison", "cases", ref, "other", "difference (pp)", "95% interval (pp)", "p-value"],
+                         [":--", *["--:"] * 6], rows)
+
+
+def problem_text(r: CaseRecord) -> str:
+    if r.error_kind == CACHE_MISS:
+        return "LLM cache miss: no recorded answer for a call, and the record mode replays only"
+    text = f"{'crash (a bug)' if r.error_kind == CRASH else 'input'}: {r.error or ''}"
+    return text if len(text) <= MAX_PROBLEM else text[: MAX_PROBLEM - 1] + "…"
+
+
+def rerecord_command(report: EvalReport, configs: Iterable[str]) -> str:
+    """The report's command, for ``configs`` only, recording the missing LLM calls."""
+    parts = shlex.split(report.command)
+    i = parts.index("--configs")
+    parts[i + 1] = ",".join(configs)
+    return shlex.join([*parts, "--record-mode", "new_episodes"])
+
+
+def _problems(report: EvalReport) -> list[str]:
+    problems = report.problems()
+    if not problems:
+        return []
+    out = ["", "## Cases without an audit result", "",
+           f"{len(problems)} run(s) ended without an audit result; each counts as S (no valid output) above.", ""]
+    out += _table(["configuration", "case", "problem"], [":--", ":--", ":--"],
+                  ([c, f"`{r.key}`", cell(problem_text(r))] for c, r in problems))
+    missed = list(dict.fromkeys(c for c, r in problems if r.error_kind == CACHE_MISS))
+    if missed:
+        out += ["", "Record the missing LLM calls (the model is called for them only), then run the command above "
+                    "again:", "", "```bash", rerecord_command(report, missed), "```"]
+    return out
+
+
+def _skipped(report: EvalReport) -> list[str]:
+    if not report.skipped:
+        return []
+    out = ["", "## Skipped cases", "", f"{len(report.skipped)} case(s) could not run here and are in no number above:",
+           ""]
+    return out + [f"- `{s.key}`: {cell(s.reason)}" for s in report.skipped]
+
+
+DEFINITIONS = (
+    "Labels follow FinMR in strict order: **S** no valid output, else **E** reported value wrong, else **C** "
+    "expected value wrong (zero tolerance), else **A** all right. Every case that ran is in the denominator.",
+    "**Joint ACC** = A / cases; **SER**, **EER**, **CER** = S, E, C / cases; per-rule ACC is the Joint ACC of a DQC "
+    "family's cases. **VAcc** = right verdicts (consistent / violation) / cases; the consistent cases' own VAcc "
+    "and Joint ACC are shown beside it, because VAcc alone rewards always answering \"violation\".",
+    "**invalid output**: cases in which an auditor emitted at least one output that failed validation (even if it "
+    "recovered) or no audit result came back; it includes every S case. **passed**: every stated expectation "
+    "met (decision, triggered rules, values, required tools), as `pytest --auditflow` asserts.",
+    "Means of credibility (the fused belief in the decision), Senior rounds and tool calls (all auditors) are "
+    "over the cases that produced an audit result.",
+    f"Seconds per case are wall-clock time and differ on every run, so they are not in this file: see `{RUN_FILE}` "
+    "(and the `timings` sheet of `results.xlsx`) next to it.",
+)
+
+
+def render_markdown(report: EvalReport) -> str:
+    """The whole ``results.md``."""
+    lines = ["# AuditFlow evaluation", "",
+             "Made with this command, from the project root; re-running it on the same LLM cache reproduces this "
+             "file byte for byte:", "", "```bash", report.command, "```", "", _counts(report), "",
+             "## Accuracy", "", *_accuracy(report), "",
+             "## Error types and behaviour", "", *_errors(report), "",
+             f"## Paired bootstrap: Joint ACC of {report.reference} against each configuration", "",
+             *_comparisons(report), *_problems(report), *_skipped(report), "",
+             "## Charts", "", *(x for name, alt in CHARTS for x in (f"![{alt}]({name})", "")),
+             "## Definitions", "", *(f"- {d}" for d in DEFINITIONS)]
+    return "\n".join(lines) + "\n"

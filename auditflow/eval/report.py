@@ -1,0 +1,109 @@
+"""The evaluation report as one value, and ``results.json``: what every rendering is made from.
+
+:class:`EvalReport` holds the command that reproduces the run, the cases, the per-configuration
+metrics and records, and the bootstrap comparisons: nothing measured by a clock, counted by the
+cache, or named by an absolute path. ``results.md``, ``results.json`` and the charts are functions
+of it alone, so re-running the same command on the same cache writes the same bytes.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from auditflow.eval.bootstrap import Comparison, compare
+from auditflow.eval.collect import CaseSet
+from auditflow.eval.metrics import ConfigMetrics, config_metrics
+from auditflow.eval.plan import EvalConfig, reference_config
+from auditflow.eval.records import CaseRecord
+from auditflow.eval.runner import EvalRun, SkippedCase
+
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class CaseInfo:
+    key: str
+    rule: str
+    expected_decision: str
+
+
+@dataclass(frozen=True)
+class EvalReport:
+    command: str
+    configs: tuple[EvalConfig, ...]
+    reference: str
+    seed: int
+    resamples: int
+    files: tuple[str, ...]
+    cases: tuple[CaseInfo, ...]  # the cases that ran
+    skipped: tuple[SkippedCase, ...]
+    metrics: dict[str, ConfigMetrics]
+    records: dict[str, tuple[CaseRecord, ...]]
+    comparisons: tuple[Comparison, ...]
+
+    def problems(self) -> list[tuple[str, CaseRecord]]:
+        """(configuration, record) of every case that did not run to a result, in table order."""
+        return [(c.name, r) for c in self.configs for r in self.records[c.name] if r.error_kind]
+
+
+def eval_command(case_args: Sequence[str], configs: Sequence[EvalConfig], *, model: str, seed: int, resamples: int,
+                 cache_dir: str | None = None, extra: Sequence[str] = ()) -> str:
+    """The command line that reproduces a report (from the project root): only what changes results.
+
+    ``--out``, ``--jobs``, ``--data-root`` and ``--record-mode`` are left out: where the files go, how
+    many cases run at once, where this machine keeps the data, and whether missing calls are recorded
+    do not change a single number of a complete run.
+    """
+    parts = ["auditflow", "eval", *case_args, "--configs", ",".join(c.name for c in configs), "--model", model,
+             "--seed", str(seed), "--bootstrap", str(resamples)]
+    if cache_dir:
+        parts += ["--cache-dir", cache_dir]
+    return shlex.join([*parts, *extra])
+
+
+def build_report(run: EvalRun, cases: CaseSet, configs: Sequence[EvalConfig], *, command: str, seed: int,
+                 resamples: int) -> EvalReport:
+    """Metrics per configuration and the reference's bootstrap comparisons with every other one."""
+    configs = tuple(configs)
+    skipped = {s.key for s in run.skipped}
+    infos = tuple(CaseInfo(kc.key, kc.case.rule, kc.case.expect.decision) for kc in cases.cases if kc.key not in skipped)
+    metrics = {c.name: config_metrics(c.name, c.protocol, c.model, run.records[c.name]) for c in configs}
+    reference = reference_config(configs)
+    right = {c.name: [r.label == "A" for r in run.records[c.name]] for c in configs}
+    comparisons = tuple(compare(reference, c.name, right[reference], right[c.name], resamples=resamples, seed=seed)
+                        for c in configs if c.name != reference and infos)
+    return EvalReport(command, configs, reference, seed, resamples, cases.files, infos, run.skipped, metrics,
+                      dict(run.records), comparisons)
+
+
+def results_document(report: EvalReport) -> dict[str, Any]:
+    """``results.json``: settings, cases, metrics per configuration, comparisons, per-case records."""
+    return {
+        "auditflow_eval": FORMAT,
+        "command": report.command,
+        "configs": [{"name": c.name, "protocol": c.protocol, "model": c.model} for c in report.configs],
+        "reference": report.reference,
+        "seed": report.seed,
+        "bootstrap_resamples": report.resamples,
+        "files": list(report.files),
+        "cases": [{"key": c.key, "rule": c.rule, "expected_decision": c.expected_decision} for c in report.cases],
+        "skipped": [{"key": s.key, "reason": s.reason} for s in report.skipped],
+        "metrics": {name: m.to_json() for name, m in report.metrics.items()},
+        "comparisons": [c.to_json() for c in report.comparisons],
+        "records": {name: [r.to_json() for r in recs] for name, recs in report.records.items()},
+    }
+
+
+def dump_json(document: Any) -> str:
+    """The one serialisation of the JSON outputs: sorted keys, two-space indent, final newline."""
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write with ``\\n`` line ends on every platform: the bytes must not depend on the OS."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)

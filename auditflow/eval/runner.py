@@ -1,0 +1,132 @@
+"""Run every configuration over every case: one thread pool, records in a fixed order.
+
+All (configuration, case) pairs go to one bounded pool (:func:`auditflow.llm.concurrency.run_cases`)
+ordered by filing, so the cases of one filing run close together and each filing is loaded once per
+evaluation, not once per configuration (the per-process filing cache holds 16). Before a case runs,
+its filing's environment is built under a lock per filing: two threads that start cases of the same
+filing would otherwise both load it. Results are re-sorted by configuration and case key, so the
+records never depend on which thread finished first.
+
+A case the run cannot start here (it needs the data root and there is none) is skipped with the
+plugin's reason and counted nowhere; a cache miss or an input error is a record labelled S (what
+the plugin counts); an exception from the run is a bug, recorded as a ``crash`` with its traceback
+kept for the caller to print.
+"""
+from __future__ import annotations
+
+import threading
+import traceback
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable, Sequence
+
+from auditflow.cases.errors import CaseInputError
+from auditflow.cases.settings import RunSettings
+from auditflow.eval.collect import KeyedCase
+from auditflow.eval.plan import EvalConfig
+from auditflow.eval.records import CaseRecord, CaseTiming, Redactor, crash_record, record_of
+
+NEEDS_DATA_ROOT = ("needs the AuditFlow data root (DQC concept lists); pass --data-root DIR "
+                   "or set AUDITFLOW_DATA_ROOT")
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedCase:
+    key: str
+    reason: str
+
+
+@dataclass
+class EvalRun:
+    """Records per configuration (in configuration order, cases sorted by key), timings, skips, crashes."""
+
+    records: dict[str, tuple[CaseRecord, ...]]
+    timings: tuple[CaseTiming, ...] = ()
+    skipped: tuple[SkippedCase, ...] = ()
+    tracebacks: dict[tuple[str, str], str] = field(default_factory=dict)  # (config, key) -> traceback
+
+
+def missing_requirement(kc: KeyedCase, data_root: Path | None) -> str | None:
+    """Why the case cannot run here (the plugin skips it for the same reason), or None."""
+    return NEEDS_DATA_ROOT if "data_root" in kc.case.requires and data_root is None else None
+
+
+class _FilingLoader:
+    """Builds each filing's environment once, whatever the number of threads asking for it."""
+
+    def __init__(self, data_root: Path | None) -> None:
+        self.data_root = data_root
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def path_of(self, kc: KeyedCase) -> str:
+        from auditflow.cases.filings import resolve_filing
+
+        try:
+            return str(resolve_filing(kc.case.filing, case_dir=kc.case.file.parent, data_root=self.data_root))
+        except CaseInputError:
+            return ""  # run_case reports it as the case's input error
+
+    def warm(self, path: str) -> None:
+        if not path:
+            return
+        from auditflow.cases.filings import base_environment
+
+        with self._guard:
+            lock = self._locks.setdefault(path, threading.Lock())
+        with lock:
+            try:
+                base_environment(Path(path))
+            except Exception:  # noqa: BLE001 - run_case reports (or raises) it for the case itself
+                pass
+
+
+def run_eval(cases: Sequence[KeyedCase], configs: Sequence[EvalConfig], base: RunSettings, *, jobs: int,
+             redact: Redactor, on_done: Callable[[str, CaseRecord], None] | None = None,
+             run_one: Callable[..., object] | None = None) -> EvalRun:
+    """Run each configuration over ``cases`` with ``base`` settings (its model and config replaced).
+
+    ``on_done(config_name, record)`` is called from worker threads as cases finish (a progress bar);
+    ``run_one`` replaces :func:`auditflow.cases.runner.run_case` (tests).
+    """
+    from auditflow.cases.runner import run_case
+    from auditflow.llm.concurrency import run_cases
+
+    run = run_one or run_case
+    skipped = tuple(SkippedCase(kc.key, why) for kc in cases if (why := missing_requirement(kc, base.data_root)))
+    runnable = [kc for kc in cases if not missing_requirement(kc, base.data_root)]
+    loader = _FilingLoader(base.data_root)
+    paths = {kc.key: loader.path_of(kc) for kc in runnable}
+    settings = {c.name: replace(base, model=c.model, config=c.protocol) for c in configs}
+    order = {c.name: i for i, c in enumerate(configs)}
+    tasks = sorted(((c, kc) for c in configs for kc in runnable),
+                   key=lambda t: (paths[t[1].key], t[1].key, order[t[0].name]))
+    tracebacks: dict[tuple[str, str], str] = {}
+
+    def one(task: tuple[EvalConfig, KeyedCase]) -> tuple[CaseRecord, CaseTiming | None]:
+        config, kc = task
+        timing = None
+        try:
+            loader.warm(paths[kc.key])
+            outcome = run(kc.case, settings[config.name])
+            rec = record_of(kc.key, outcome, redact)
+            timing = CaseTiming(config.name, kc.key, round(outcome.seconds, 3), dict(outcome.cache))
+        except Exception as exc:  # noqa: BLE001 - a bug in one case must not lose the others' results
+            rec = crash_record(kc.key, kc.case.rule, kc.case.expect.decision, exc, redact)
+            tracebacks[(config.name, kc.key)] = "".join(traceback.format_exception(exc))
+        if on_done is not None:
+            on_done(config.name, rec)
+        return rec, timing
+
+    done: dict[tuple[str, str], CaseRecord] = {}
+    timings: list[CaseTiming] = []
+    for out in run_cases(tasks, one, max_concurrency=max(1, jobs)):
+        if out.error is not None:  # only a bug of this module (or on_done) gets here
+            raise out.error
+        rec, timing = out.result
+        done[(out.case[0].name, rec.key)] = rec
+        if timing is not None:
+            timings.append(timing)
+    records = {c.name: tuple(done[(c.name, kc.key)] for kc in runnable) for c in configs}
+    timings.sort(key=lambda t: (order[t.config], t.key))
+    return EvalRun(records, tuple(timings), skipped, tracebacks)

@@ -1,0 +1,123 @@
+"""``auditflow eval`` end to end on sample cases with the policy backend (no LLM, no data root needed)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from auditflow.cli.main import main
+
+CONFIGS = "policy,no-checks"
+
+
+def run(case_dir: Path, out: Path, *extra: str) -> int:
+    return main(["eval", str(case_dir), "--configs", CONFIGS, "--out", str(out), "--bootstrap", "500", *extra])
+
+
+def test_rerun_on_the_same_cache_reproduces_the_reports_byte_for_byte(case_dir: Path, tmp_path: Path) -> None:
+    """Different output folders and concurrency, same bytes: nothing measured by a clock is in them."""
+    assert run(case_dir, tmp_path / "one", "--jobs", "1") == 0
+    assert run(case_dir, tmp_path / "two", "--jobs", "3") == 0
+    for name in ("results.md", "results.json"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name
+    md = (tmp_path / "one" / "results.md").read_text(encoding="utf-8")
+    assert f"--configs {CONFIGS} --model policy --seed 0 --bootstrap 500" in md
+    assert "--out" not in md and "--jobs" not in md
+    assert "| policy | `policy` | 3 | 100.00% (3/3) | 100.00% (3/3) | 100.00% (2/2) | 100.00% (2/2) |" in md
+    assert "| policy vs no-checks | 3 |" in md
+    run_info = json.loads((tmp_path / "two" / "run.json").read_text())
+    assert run_info["jobs"] == 3 and len(run_info["cases"]) == 6
+    assert all(c["seconds"] >= 0 for c in run_info["cases"])
+
+
+def test_results_json_has_metrics_comparisons_and_records(case_dir: Path, tmp_path: Path) -> None:
+    assert run(case_dir, tmp_path) == 0
+    doc = json.loads((tmp_path / "results.json").read_text())
+    assert [c["name"] for c in doc["configs"]] == ["policy", "no-checks"] and doc["reference"] == "policy"
+    assert doc["metrics"]["policy"]["joint_acc"] == 1.0
+    assert doc["metrics"]["policy"]["by_expected_decision"]["consistent"]["n"] == 2
+    keys = [r["key"] for r in doc["records"]["policy"]]
+    assert keys == sorted(keys) and keys[0].endswith("sample.case.yaml::assets-calc")
+    assert doc["comparisons"][0]["other"] == "no-checks" and doc["comparisons"][0]["resamples"] == 500
+    assert "seconds" not in json.dumps(doc)
+
+
+def test_workbook_opens_and_holds_the_table(case_dir: Path, tmp_path: Path) -> None:
+    assert run(case_dir, tmp_path) == 0
+    wb = load_workbook(tmp_path / "results.xlsx")
+    assert wb.sheetnames == ["results", "comparisons", "cases", "timings"]
+    rows = list(wb["results"].iter_rows(values_only=True))
+    header = rows[0]
+    assert header[:5] == ("configuration", "protocol", "model", "cases", "Joint ACC")
+    by_name = {r[0]: dict(zip(header, r)) for r in rows[1:]}
+    assert set(by_name) == {"policy", "no-checks"}
+    assert by_name["policy"]["Joint ACC"] == 1.0 and by_name["policy"]["cases"] == 3
+    assert by_name["policy"]["consistent cases"] == 2 and by_name["policy"]["DQC.US.0117 ACC"] == 1.0
+    assert wb["results"]["E2"].number_format == "0.00%"
+    assert wb["cases"].max_row == 1 + 6 and wb["timings"].max_row == 1 + 2
+
+
+def test_cache_miss_in_replay_mode_is_reported_per_case(case_dir: Path, tmp_path: Path, capsys) -> None:
+    """An LLM configuration with an empty cache: every case is a reported miss, the run goes on, exit 1."""
+    cache = tmp_path / "empty-cache"
+    cache.mkdir()
+    code = main(["eval", str(case_dir), "--configs", "full,policy", "--model", "openai:gpt-4o", "--cache-dir",
+                 str(cache), "--out", str(tmp_path / "out"), "--bootstrap", "200"])
+    assert code == 1
+    doc = json.loads((tmp_path / "out" / "results.json").read_text())
+    full = doc["records"]["full"]
+    assert [r["error_kind"] for r in full] == ["cache_miss"] * 3 and {r["label"] for r in full} == {"S"}
+    assert doc["metrics"]["full"]["problems"] == {"cache_miss": 3} and doc["metrics"]["policy"]["joint_acc"] == 1.0
+    assert str(cache) not in json.dumps(doc["records"]) and "<cache_dir>" in full[0]["error"]  # redacted
+    md = (tmp_path / "out" / "results.md").read_text()
+    assert "## Cases without an audit result" in md and md.count("| full | `") == 3 + 1  # 3 misses + accuracy row
+    assert "--configs full --model openai:gpt-4o" in md and "--record-mode new_episodes" in md
+    out = capsys.readouterr().out
+    assert "LLM cache misses" in out and "3 run(s) without an audit result" in out
+
+
+def test_charts_are_drawn_when_matplotlib_is_installed(case_dir: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    assert run(case_dir, tmp_path) == 0
+    for name in ("per-rule-accuracy.png", "error-types.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_without_matplotlib_the_charts_are_skipped_saying_so(case_dir: Path, tmp_path: Path, capsys,
+                                                             monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.backends.backend_agg", None)
+    assert run(case_dir, tmp_path / "plain") == 0
+    err = capsys.readouterr().err
+    assert "charts skipped" in err and "auditflow[charts]" in err
+    assert not list((tmp_path / "plain").glob("*.png"))
+    assert "](per-rule-accuracy.png)" in (tmp_path / "plain" / "results.md").read_text()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--configs", "full,fastest"], "unknown configuration(s) 'fastest'"),
+    (["--configs", "full", "--model", "nonsense"], "not of the form provider:model"),
+])
+def test_usage_errors_exit_2(case_dir: Path, tmp_path: Path, capsys, argv: list[str], message: str) -> None:
+    assert main(["eval", str(case_dir), "--out", str(tmp_path), *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_missing_case_path_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    assert main(["eval", str(tmp_path / "nope"), "--configs", "policy", "--out", str(tmp_path)]) == 2
+    assert "no such case file or folder" in capsys.readouterr().err
+
+
+def test_repository_cases_are_named_as_the_plugin_names_them(tmp_path: Path) -> None:
+    """Cases inside the project: keys are pytest node ids, the command is relative to the rootdir."""
+    repo = Path(__file__).resolve().parents[2]
+    assert main(["eval", str(repo / "cases" / "acme-sample.case.yaml"), "--configs", "policy", "--out", str(tmp_path),
+                 "--bootstrap", "10"]) == 0
+    doc = json.loads((tmp_path / "results.json").read_text())
+    assert doc["command"] == "auditflow eval cases/acme-sample.case.yaml --configs policy --model policy --seed 0 --bootstrap 10"
+    assert "cases/acme-sample.case.yaml::acme-assets-calc" in [c["key"] for c in doc["cases"]]
+    assert doc["comparisons"] == [] and "Only one configuration ran" in (tmp_path / "results.md").read_text()
