@@ -21,6 +21,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from auditflow.errors import AuditflowError
+
 # The parser is built for every ``auditflow`` command, so it names these values instead of importing the
 # case engine (a third of a second); tests/eval/test_eval_cli.py keeps them equal to their sources.
 CONFIG_NAMES = ("full", "single-agent", "direct-llm", "policy", "no-checks", "no-gating", "no-fusion")  # eval.plan
@@ -69,6 +71,17 @@ def add_eval_parser(sub) -> None:
                    help=f"cases run at once (default {DEFAULT_JOBS}; an in-process model still answers one call "
                         "at a time)")
     p.add_argument("--no-charts", action="store_true", help="do not draw the PNG charts")
+    p.add_argument("--notes", metavar="FILE", help="Markdown appended verbatim to results.md (what the numbers mean); "
+                                                  "part of the reproducing command")
+
+
+def _read_notes(path: str | None) -> str:
+    if not path:
+        return ""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise AuditflowError(f"{path}: cannot read the notes file ({exc.strerror}); give a Markdown file or leave out --notes") from None
 
 
 def _check_model(model: str) -> None:
@@ -96,8 +109,10 @@ def run_eval_cmd(args) -> int:
         _check_model(model)
     cache_dir, data_root = project.cache_dir(args.cache_dir), project.data_root(args.data_root)
     case_set = collect_cases([Path(c) for c in args.cases], display=project.display)
+    notes = _read_notes(args.notes)
     command = eval_command([project.display(Path(c)) for c in args.cases], configs, model=model, seed=args.seed,
-                           resamples=args.bootstrap, cache_dir=project.display(cache_dir) if args.cache_dir else None)
+                           resamples=args.bootstrap, cache_dir=project.display(cache_dir) if args.cache_dir else None,
+                           extra=["--notes", project.display(Path(args.notes))] if args.notes else ())
     base = RunSettings(model=model, record_mode=args.record_mode, cache_dir=cache_dir, data_root=data_root)
     redact = Redactor.of(cache_dir=cache_dir, data_root=data_root, rootdir=project.rootdir)
     runnable = sum(missing_requirement(kc, data_root) is None for kc in case_set.cases)
@@ -118,7 +133,8 @@ def run_eval_cmd(args) -> int:
         run = run_eval(case_set.cases, configs, base, jobs=args.jobs, redact=redact, on_done=on_done)
     wall = time.perf_counter() - started
     with err.status(f"paired bootstrap, {args.bootstrap} resamples ..."):
-        report = build_report(run, case_set, configs, command=command, seed=args.seed, resamples=args.bootstrap)
+        report = build_report(run, case_set, configs, command=command, seed=args.seed, resamples=args.bootstrap,
+                              notes=notes)
     written, timings = _write_outputs(report, run, Path(args.out), args, wall, err)
     _print_summary(Console(), report, written, run, timings)
     for (config, key), tb in run.tracebacks.items():

@@ -176,4 +176,6 @@ def render_markdown(report: EvalReport) -> str:
              *_comparisons(report), *_problems(report), *_skipped(report), "",
              "## Charts", "", *(x for name, alt in CHARTS for x in (f"![{alt}]({name})", "")),
              "## Definitions", "", *(f"- {d}" for d in DEFINITIONS)]
+    if report.notes.strip():  # the reviewer's reading of the numbers, kept with the command that made them
+        lines += ["", report.notes.strip()]
     return "\n".join(lines) + "\n"

@@ -43,6 +43,7 @@ class EvalReport:
     metrics: dict[str, ConfigMetrics]
     records: dict[str, tuple[CaseRecord, ...]]
     comparisons: tuple[Comparison, ...]
+    notes: str = ""  # a reviewer's commentary (--notes FILE), reproduced verbatim in results.md
 
     def problems(self) -> list[tuple[str, CaseRecord]]:
         """(configuration, record) of every case that did not run to a result, in table order."""
@@ -65,7 +66,7 @@ def eval_command(case_args: Sequence[str], configs: Sequence[EvalConfig], *, mod
 
 
 def build_report(run: EvalRun, cases: CaseSet, configs: Sequence[EvalConfig], *, command: str, seed: int,
-                 resamples: int) -> EvalReport:
+                 resamples: int, notes: str = "") -> EvalReport:
     """Metrics per configuration and the reference's bootstrap comparisons with every other one."""
     configs = tuple(configs)
     skipped = {s.key for s in run.skipped}
@@ -76,7 +77,7 @@ def build_report(run: EvalRun, cases: CaseSet, configs: Sequence[EvalConfig], *,
     comparisons = tuple(compare(reference, c.name, right[reference], right[c.name], resamples=resamples, seed=seed)
                         for c in configs if c.name != reference and infos)
     return EvalReport(command, configs, reference, seed, resamples, cases.files, infos, run.skipped, metrics,
-                      dict(run.records), comparisons)
+                      dict(run.records), comparisons, notes)
 
 
 def results_document(report: EvalReport) -> dict[str, Any]:

@@ -121,3 +121,17 @@ def test_repository_cases_are_named_as_the_plugin_names_them(tmp_path: Path) -> 
     assert doc["command"] == "auditflow eval cases/acme-sample.case.yaml --configs policy --model policy --seed 0 --bootstrap 10"
     assert "cases/acme-sample.case.yaml::acme-assets-calc" in [c["key"] for c in doc["cases"]]
     assert doc["comparisons"] == [] and "Only one configuration ran" in (tmp_path / "results.md").read_text()
+
+
+def test_notes_are_appended_verbatim_and_named_in_the_command(case_dir: Path, tmp_path: Path) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_text("## What the numbers mean\n\nThe policy relays the checkers.\n", encoding="utf-8")
+    assert run(case_dir, tmp_path / "out", "--notes", str(notes)) == 0
+    md = (tmp_path / "out" / "results.md").read_text(encoding="utf-8")
+    assert md.endswith("## What the numbers mean\n\nThe policy relays the checkers.\n")
+    assert f"--notes {notes}" in md  # outside the project: named as given
+
+
+def test_a_missing_notes_file_is_an_error_naming_it(case_dir: Path, tmp_path: Path, capsys) -> None:
+    assert main(["eval", str(case_dir), "--configs", "policy", "--out", str(tmp_path), "--notes", str(tmp_path / "no.md")]) == 2
+    assert "no.md: cannot read the notes file" in capsys.readouterr().err
