@@ -22,12 +22,13 @@ from auditflow.agents.reports import (
     JUNIOR_REPORT_SCHEMA, AgentTranscript, AuditResult, InvalidReportError, TranscriptStep, fusion_input, normalise_number,
     parse_junior_report,
 )
+from auditflow.env.check_tools import verdict_of
 from auditflow.env.query import AuditQuery
 from auditflow.env.session import AuditSession
+from auditflow.env.tools import CHECKS as CHECK_TOOLS
 from auditflow.graphs.environment import AuditEnvironment
 
 ModelFactory = Callable[[str], object]  # role -> langchain chat model
-CHECK_TOOLS = ("check_sign", "check_calc_tree", "check_dim_consistency")
 
 
 def policy_models(role: str) -> DeterministicPolicy:
@@ -50,9 +51,7 @@ def checker_verdict(env, query, data_root) -> tuple[str | None, dict]:
     if s.focus is None:
         return None, {}
     outs = {t: s.call(t, {"fact": "F1"}) for t in CHECK_TOOLS}
-    kinds = {o.get("outcome") for o in outs.values()}
-    verdict = "violation" if "violation" in kinds else "consistent" if "consistent" in kinds else None
-    return verdict, outs
+    return verdict_of(outs.values()), outs
 
 
 def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | ProtocolConfig = "full",

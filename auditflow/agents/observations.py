@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-CHECKERS = ("check_sign", "check_calc_tree", "check_dim_consistency")
+from auditflow.env.tools import CHECKS
+
 # The reporting rule, beside the data it applies to: the 1.5B model followed it from the system
 # prompt only some of the time (it decided by the last checker's outcome instead).
 HOW_TO_REPORT = ("violations_found not empty: decision violation, triggered_rules = their codes, reported_value and "
@@ -66,7 +67,7 @@ def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus:
     found: dict[str, dict[str, Any]] = {}
     for step in transcript:
         out = step.get("observation") or {}
-        if step.get("tool") in CHECKERS and out.get("outcome") == "violation" and out.get("code"):
+        if step.get("tool") in CHECKS and out.get("outcome") == "violation" and out.get("code"):
             found[out["code"]] = {k: out.get(k) for k in ("code", "reported", "expected")}
     view["violations_found"] = [found[c] for c in sorted(found)]
     if focus:

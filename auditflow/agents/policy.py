@@ -16,8 +16,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from auditflow.agents.prompts import FINAL_REPORT, read_payload
+from auditflow.env.tools import CHECKS
 
-CHECKS = ("check_sign", "check_calc_tree", "check_dim_consistency")
 PLANS = {
     "compliance": ("get_concept",) + CHECKS,
     "forensic": ("get_fact", "get_fact_history") + CHECKS,

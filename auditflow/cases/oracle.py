@@ -20,11 +20,12 @@ from pathlib import Path
 
 from auditflow.agents.reports import normalise_number
 from auditflow.env.check_select import rule_view, twins
+from auditflow.env.check_tools import verdict_of
 from auditflow.env.query import AuditQuery
 from auditflow.env.session import AuditSession
+from auditflow.env.tools import CHECKS as CHECK_TOOLS
 from auditflow.graphs.environment import AuditEnvironment
 
-CHECK_TOOLS = ("check_sign", "check_calc_tree", "check_dim_consistency")
 RULES = ("0015", "0117", "0126")
 
 
@@ -55,13 +56,14 @@ def checker_answer(env: AuditEnvironment, query: AuditQuery, *, data_root: Path 
     reported = _number(session.opening()["queried_fact"].get("value"))
     outcomes = tuple((tool, str(outs[tool].get("outcome"))) for tool in CHECK_TOOLS)
     involved = _involved(session, focus)
-    violations = [o for o in outs.values() if o.get("outcome") == "violation"]
-    if violations:
+    verdict = verdict_of(outs.values())
+    if verdict == "violation":
+        violations = [o for o in outs.values() if o.get("outcome") == "violation"]
         codes = tuple(sorted({o["code"] for o in violations if o.get("code")}))
         expected = {_number(o.get("expected")) for o in violations}
         first = _number(sorted(violations, key=lambda o: o.get("rule", ""))[0].get("expected"))
         return CheckerAnswer("violation", codes, reported, first, focus.key, outcomes, len(expected) > 1, involved)
-    if any(o.get("outcome") == "consistent" for o in outs.values()):
+    if verdict == "consistent":
         return CheckerAnswer("consistent", (), reported, reported, focus.key, outcomes, involved=involved)
     return CheckerAnswer("unable_to_verify", (), reported, None, focus.key, outcomes, involved=involved)
 

@@ -158,6 +158,13 @@ def _na_0117(ctx: ToolContext, fact: Fact) -> str:
     return "no 0117 check involves this fact: no member facts on an axis 0117 checks, or not in the reporting period"
 
 
+def verdict_of(observations) -> str | None:
+    """How checker results are read everywhere (fusion's authority, generated expectations): any
+    violation -> "violation", else any consistent check -> "consistent", else None (nothing applied)."""
+    kinds = {o.get("outcome") for o in observations}
+    return "violation" if "violation" in kinds else "consistent" if "consistent" in kinds else None
+
+
 # -- the tools -----------------------------------------------------------------------------------
 _ARGS = object_schema({"fact": FACT_ARG, "concept": CONCEPT_ARG, "period": PERIOD_ARG, "dimensions": DIMENSIONS_ARG})
 _HOW = " Give fact (default F1), or concept + period (+ dimensions)."

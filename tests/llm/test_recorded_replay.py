@@ -23,6 +23,7 @@ from auditflow.cases.loader import load_case_file
 from auditflow.cases.runner import run_case
 from auditflow.cases.settings import RunSettings
 from auditflow.llm import factory
+from llm_fakes import explode
 
 REPO = Path(__file__).resolve().parents[2]
 RECORDINGS = REPO / "cases" / "llm-recordings.json"
@@ -45,16 +46,9 @@ def test_the_recordings_exist_and_are_the_local_model():
     assert CACHE.is_dir() and any(CACHE.glob("??/*.json"))
 
 
-class _NoModel:
-    """Stands in for the provider model: a replay that reaches it has made a model call."""
-
-    def __getattr__(self, name):
-        pytest.fail(f"a replay touched the model ({name}): the recorded cache is incomplete")
-
-
 @pytest.mark.parametrize("row", RECORDED, ids=lambda r: f"{r['config']}::{r['case_id']}")
 def test_a_recorded_case_replays_byte_identical_with_zero_model_calls(row, data_root, monkeypatch):
-    monkeypatch.setattr(factory, "inner_model", lambda spec: _NoModel())
+    monkeypatch.setattr(factory, "inner_model", lambda spec: explode())  # building it fails the test
     case = next(c for c in load_case_file(REPO / row["file"]) if c.id == row["case_id"])
     settings = RunSettings(model=row["model"], config=row["config"], record_mode="none", cache_dir=CACHE,
                            data_root=data_root)
