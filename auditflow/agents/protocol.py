@@ -77,7 +77,8 @@ def senior_node(state: ProtocolState, config) -> dict:
 def _after_senior(state: ProtocolState, config) -> Any:
     if state.get("done"):
         return END
-    return [f"junior_{r}" for r in _ctx(config).sessions]
+    feedback = state.get("feedback") or {}
+    return [f"junior_{r}" for r in _ctx(config).sessions if r in feedback]  # a standing report is not redone
 
 
 def build_graph(roles: tuple[str, ...]):

@@ -31,6 +31,7 @@ CONFLICT_SOURCES: tuple[str, ...] = get_args(ConflictSource)
 StepKind = Literal["message", "tool_call", "final_report", "refused_final", "invalid_output", "feedback"]
 STEP_KINDS: tuple[str, ...] = get_args(StepKind)
 RULE_CODE_PATTERN = r"^DQC\.US\.\d{4}\.\d+$"
+FACT_HANDLE_PATTERN = r"^F[0-9]+$"
 _RULE_CODE = re.compile(RULE_CODE_PATTERN)
 
 REPORT_FIX_HINT = (
@@ -59,11 +60,12 @@ JUNIOR_REPORT_SCHEMA: dict[str, Any] = {
         "reported_value": {"type": ["string", "null"], "description": "the value as filed, e.g. \"-1234.5\""},
         "expected_value": {"type": ["string", "null"], "description": "the value the rule expects"},
         "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-        "evidence": {"type": "array", "items": {"type": "string"},
-                     "description": "handles of the facts and tool results the decision rests on"},
-        # one short sentence: a local model writes ~15 tokens a second on two cores, and a capped
-        # rationale keeps a rambling report from running into max_tokens
-        "rationale": {"type": "string", "maxLength": 100},
+        # handles only: a small model otherwise writes its rationale here a second time, at ~15
+        # tokens a second on two cores, and a sentence cannot be traced to a step of the evidence path
+        "evidence": {"type": "array", "items": {"type": "string", "pattern": FACT_HANDLE_PATTERN}, "maxItems": 4,
+                     "description": "handles of the facts the decision rests on, e.g. F1"},
+        # one short sentence; the cap also keeps a rambling report from running into max_tokens
+        "rationale": {"type": "string", "maxLength": 80},
     },
     "required": ["decision", "triggered_rules", "reported_value", "expected_value", "confidence", "evidence"],
     "additionalProperties": False,

@@ -30,6 +30,22 @@ def agree(r1, r2) -> bool:
     )
 
 
+def coherent(report) -> bool:
+    """Whether a report agrees with itself: a violation names its rules and two different values, a
+    consistent decision names none and one value twice, unable_to_verify names no rule.
+
+    When only one of two disagreeing reports contradicts itself (the small local model writes
+    "unable_to_verify" beside the violation it has just copied), that one is sent back and the
+    coherent one stands: a second round for both costs a case about half again on two cores.
+    """
+    rules, rep, exp = report.triggered_rules, report.reported_value, report.expected_value
+    if report.decision == "violation":
+        return bool(rules) and not (rep is not None and exp is not None and rep == exp)
+    if report.decision == "consistent":
+        return not rules and rep is not None and _same(rep, exp)
+    return not rules
+
+
 def diagnose(r1, r2) -> tuple[str, str]:
     """The likely source of a disagreement and a one-line reason, from what differs."""
     if "unable_to_verify" in (r1.decision, r2.decision) or None in (r1.reported_value, r2.reported_value):
@@ -59,7 +75,8 @@ def _feedback_for(me, other, source: str) -> str:
 
 
 def review(reports: dict, round_no: int) -> SeniorReview:
-    """Accept when both juniors agree; otherwise diagnose and give each targeted feedback."""
+    """Accept when both juniors agree; otherwise diagnose and give targeted feedback to each junior
+    whose report contradicts itself, or to both when neither (or each) does."""
     roles = sorted(reports)
     if len(roles) < 2:
         return SeniorReview(round_no, True, reason="single report")
@@ -71,4 +88,8 @@ def review(reports: dict, round_no: int) -> SeniorReview:
     if agree(a, b):
         return SeniorReview(round_no, True, reason="decision, triggered rules and values agree")
     source, reason = diagnose(a, b)
-    return SeniorReview(round_no, False, source, {roles[0]: _feedback_for(a, b, source), roles[1]: _feedback_for(b, a, source)}, reason)
+    redo = [r for r in roles if not coherent(reports[r])] or roles
+    if len(redo) < len(roles):
+        reason += f"; only {redo[0]}'s report contradicts itself, the other stands"
+    other = {roles[0]: b, roles[1]: a}
+    return SeniorReview(round_no, False, source, {r: _feedback_for(reports[r], other[r], source) for r in redo}, reason)

@@ -3,8 +3,9 @@
 An audit case is blocking work (graph walk, checkers, model calls), so each runs in a worker thread
 and a semaphore bounds how many are in flight (default 8). The threads come from a pool of exactly
 that size: ``asyncio.to_thread``'s default pool has min(32, CPUs + 4) threads, 6 on a 2-core runner. Remote providers
-overlap their network waits; an in-process model still serves one call at a time (its process-wide
-lock in :mod:`auditflow.llm.factory`), while the cases' tool work runs around it. Results come back
+overlap their network waits; the local llama.cpp server batches up to its number of conversation
+slots (:mod:`auditflow.llm.local`), a Transformers model serves one call at a time (the lock in
+:mod:`auditflow.llm.factory`), and the cases' tool work runs around them. Results come back
 in input order, and one case's exception is captured in its outcome instead of cancelling the others.
 """
 from __future__ import annotations

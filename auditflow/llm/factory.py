@@ -4,8 +4,9 @@ Layers, outside in: :class:`~auditflow.llm.cache.CachedChatModel` (one per role:
 the key) -> :class:`~auditflow.llm.toolcalls.ToolCallingAdapter` (text-only providers: the local
 model, Transformers) -> the provider's langchain model. The provider model is built once per process
 and only on the first real call: a warm replay never loads a model, imports a provider or needs a key.
-In-process models (local, hf) serve one call at a time behind a process-wide lock, whatever the number
-of roles and concurrent cases.
+Transformers models (hf) serve one call at a time behind a process-wide lock, whatever the number of
+roles and concurrent cases; the local llama.cpp server decodes up to its number of conversation slots
+at once (the two juniors of a case share a batch) and limits itself.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from auditflow.llm.toolcalls import ToolCallingAdapter, key_material
 
 POLICY = "policy"
 
-IN_PROCESS_LOCK = threading.RLock()  # one call at a time into an in-process model (CPU-bound, not thread-safe)
+IN_PROCESS_LOCK = threading.RLock()  # one call at a time into a model that is not thread-safe (hf)
 _INNER: dict[str, Any] = {}
 _INNER_LOCK = threading.Lock()
 
@@ -40,7 +41,7 @@ def inner_model(spec: ModelSpec | str) -> Any:
         if text not in _INNER:
             model = build_chat_model(spec)
             if spec.text_only:
-                model = ToolCallingAdapter(inner=model, call_lock=IN_PROCESS_LOCK if spec.in_process else None,
+                model = ToolCallingAdapter(inner=model, call_lock=IN_PROCESS_LOCK if spec.serialised else None,
                                            render_history=_render_history(spec))
             _INNER[text] = model
         return _INNER[text]

@@ -8,10 +8,13 @@ decoding*, so the caller (``auditflow.llm.toolcalls.ToolCallingAdapter``) passes
 
 * Greedy and seeded: temperature 0, top_k 1, a fixed seed.
 * One instance per GGUF file per process, loaded lazily on the first call (module-level registry
-  guarded by a lock); every call holds one process-wide lock, so parallel auditors (langgraph runs
-  juniors in threads) take turns on the single model.
+  guarded by a lock).
 * The embedded server keeps one KV-cache slot per conversation (``n_slots``), so alternating
-  auditors each reuse their own prompt prefix instead of re-reading the whole conversation.
+  auditors each reuse their own prompt prefix instead of re-reading the whole conversation, and it
+  decodes the slots' requests in one batch: the two juniors of a case (langgraph runs them in
+  threads) generate side by side, about a fifth more tokens a second on two cores than in turn
+  (docs/benchmarks.md). At most ``n_slots`` requests are in flight per server; more would evict a
+  conversation's prompt cache, so further callers wait.
 * llama.cpp's server also listens on a random 127.0.0.1 port; we never use it, and lock it with a
   random API key (no web UI, no slot endpoint), so other local processes cannot drive the model.
 * Greedy decoding is repeatable run to run, but reusing the prompt cache can change the last bits of
@@ -38,8 +41,8 @@ MODEL_NAMES = ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b")
 INSTALL_EXTRA = "pip install 'auditflow[local]'"
 
 _LOAD_LOCK = threading.Lock()  # guards the registry while a model loads
-_CALL_LOCK = threading.Lock()  # one request at a time on the process's model(s)
 _SERVERS: dict[str, Any] = {}  # resolved GGUF path -> xllamacpp.Server
+_IN_FLIGHT: dict[str, threading.BoundedSemaphore] = {}  # resolved GGUF path -> one permit per slot
 LOAD_SECONDS: dict[str, float] = {}  # resolved GGUF path -> seconds the load took
 
 
@@ -70,7 +73,7 @@ def _server_params(xl, path: str, *, n_threads: int, n_ctx: int, n_slots: int, s
     return p
 
 
-def get_server(path: str, *, n_threads: int = 2, n_ctx: int = 8192, n_slots: int = 3, seed: int = 0):
+def get_server(path: str, *, n_threads: int = 2, n_ctx: int = 8192, n_slots: int = 4, seed: int = 0):
     """The process's single server for ``path``, loaded on first use (later settings are ignored)."""
     server = _SERVERS.get(path)
     if server is not None:
@@ -84,7 +87,14 @@ def get_server(path: str, *, n_threads: int = 2, n_ctx: int = 8192, n_slots: int
             except Exception as exc:  # noqa: BLE001 - llama.cpp reports load failures as plain exceptions
                 raise LocalModelError(f"{path}: llama.cpp could not load this GGUF: {exc}") from exc
             LOAD_SECONDS[path] = time.perf_counter() - t0
+            _IN_FLIGHT[path] = threading.BoundedSemaphore(max(1, n_slots))
         return _SERVERS[path]
+
+
+def in_flight_limit(path: str) -> threading.BoundedSemaphore:
+    """The permits of the server for ``path``: one request per conversation slot at a time."""
+    with _LOAD_LOCK:
+        return _IN_FLIGHT.setdefault(path, threading.BoundedSemaphore(1))
 
 
 # ---------------------------------------------------------------- messages and schemas
@@ -165,14 +175,14 @@ def compact_grammar(schema: Mapping[str, Any]) -> str:
 
 
 class LocalChatModel(BaseChatModel):
-    """Qwen2.5-Coder (1.5B, or 0.5B for smoke tests) in-process, greedy, one request at a time."""
+    """Qwen2.5-Coder (1.5B, or 0.5B for smoke tests) in-process, greedy, up to ``n_slots`` requests at once."""
 
     model_name: str = "qwen2.5-coder-1.5b"
     model_path: str | None = None  # default: the installed model (auditflow model install)
     cache_dir: str | None = None  # where installed models live (default $AUDITFLOW_MODEL_DIR or ~/.cache/...)
     n_threads: int = 2
     n_ctx: int = 8192  # tokens per conversation slot
-    n_slots: int = 3  # conversations whose prompt cache is kept (one per auditor role)
+    n_slots: int = 4  # conversations decoded together, each keeping its prompt cache: two cases' juniors
     max_tokens: int = 512
     seed: int = 0
     response_format: Any = None  # default constraint; a call's response_format kwarg overrides it
@@ -232,9 +242,10 @@ class LocalChatModel(BaseChatModel):
         return req
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager=None, **kwargs: Any) -> ChatResult:  # noqa: ARG002
-        server = self.load()
+        path = self.check()
+        server = get_server(path, n_threads=self.n_threads, n_ctx=self.n_ctx, n_slots=self.n_slots, seed=self.seed)
         req = self.build_request(list(messages), stop, **kwargs)
-        with _CALL_LOCK:
+        with in_flight_limit(path):
             t0 = time.perf_counter()
             res = server.handle_chat_completions(req)
             seconds = time.perf_counter() - t0

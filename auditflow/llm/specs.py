@@ -25,8 +25,11 @@ OPENAI_HOSTS: dict[str, tuple[str, str]] = {
 PROVIDERS: tuple[str, ...] = ("local", "openai", "anthropic", *OPENAI_HOSTS, "openai-compatible", "hf")
 # Providers whose models answer in text only: they get the constrained JSON tool-call adapter.
 TEXT_ONLY_PROVIDERS = frozenset({"local", "hf"})
-# In-process models: one instance per process, calls serialised (one llama.cpp / torch model).
+# In-process models: one instance per process (one llama.cpp server / torch model).
 IN_PROCESS_PROVIDERS = frozenset({"local", "hf"})
+# Of those, the ones whose calls must take turns (a torch model is not thread-safe; llama.cpp's
+# server batches its slots).
+SERIALISED_PROVIDERS = frozenset({"hf"})
 EXTRA = {"local": "local", "openai": "openai", "anthropic": "anthropic", "openrouter": "openai",
          "together": "openai", "fireworks": "openai", "openai-compatible": "openai", "hf": "hf"}
 
@@ -100,6 +103,12 @@ class ModelSpec:
     @property
     def in_process(self) -> bool:
         return self.provider in IN_PROCESS_PROVIDERS
+
+    @property
+    def serialised(self) -> bool:
+        """Whether calls into the model must take turns: Transformers models are not thread-safe.
+        The local llama.cpp server batches its conversation slots itself (``auditflow.llm.local``)."""
+        return self.provider in SERIALISED_PROVIDERS
 
 
 def _valid() -> str:

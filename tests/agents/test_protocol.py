@@ -190,13 +190,43 @@ def test_a_disagreement_is_resolved_after_feedback(audit):
     assert result.rounds == 2 and [r.accepted for r in result.reviews] == [False, True]
     first = result.reviews[0]
     assert first.conflict_source == "incomplete_calculation_neighbourhood"
-    assert set(first.feedback) == {"compliance", "forensic"} and "check_calc_tree" in first.feedback["compliance"]
+    # WRONG contradicts itself (a violation whose expected value is the reported one): only its
+    # author redoes; the forensic auditor's coherent report stands without another turn
+    assert set(first.feedback) == {"compliance"} and "check_calc_tree" in first.feedback["compliance"]
+    assert "contradicts itself" in first.reason
     assert models.made["compliance"].used == 5  # three checks and a report, then one report after feedback
     assert "senior_feedback" in models.made["compliance"].seen[-1][-1].content
-    assert [len(t.rounds) for t in result.transcripts] == [2, 2]
+    assert [(t.role, len(t.rounds)) for t in result.transcripts] == [("compliance", 2), ("forensic", 1)]
     assert (result.decision, result.triggered_rules, result.reported_value, result.expected_value) == (
         "violation", (CALC,), 226150000, 216150000)
     assert {r.role: r.expected_value for r in result.reports} == {"compliance": 216150000, "forensic": 216150000}
+
+
+def test_two_coherent_reports_that_disagree_are_both_sent_back(audit):
+    other = report(expected="216000000")  # a violation, coherent, with another expected value
+    models = Scripts(compliance=checked(other, RIGHT))
+    result = audit(models=models)
+    first = result.reviews[0]
+    assert set(first.feedback) == {"compliance", "forensic"} and result.reviews[1].accepted
+    assert [len(t.rounds) for t in result.transcripts] == [2, 2]
+
+
+@pytest.mark.parametrize("decision, rules, reported, expected, ok", [
+    ("violation", (CALC,), 226150000, 216150000, True),
+    ("violation", (CALC,), 226150000, 226150000, False),  # nothing to correct
+    ("violation", (), 226150000, 216150000, False),  # no rule named
+    ("consistent", (), 226150000, 226150000, True),
+    ("consistent", (CALC,), 226150000, 226150000, False),
+    ("consistent", (), 226150000, 216150000, False),
+    ("unable_to_verify", (), None, None, True),
+    ("unable_to_verify", (CALC,), 226150000, 216150000, False),  # the 1.5B model's favourite slip
+])
+def test_a_report_is_coherent_when_its_parts_agree(decision, rules, reported, expected, ok):
+    from types import SimpleNamespace
+
+    from auditflow.agents.senior import coherent
+    r = SimpleNamespace(decision=decision, triggered_rules=rules, reported_value=reported, expected_value=expected)
+    assert coherent(r) is ok
 
 
 @pytest.mark.parametrize("k", [2, 3])

@@ -36,6 +36,8 @@ def test_spec_parsing_round_trips(text, provider, model, base_url):
 
 def test_text_only_and_in_process_providers():
     assert ModelSpec.parse("local:qwen2.5-coder-1.5b").text_only and ModelSpec.parse("hf:x").in_process
+    # Transformers models take turns; the local llama.cpp server batches its slots itself
+    assert ModelSpec.parse("hf:x").serialised and not ModelSpec.parse("local:qwen2.5-coder-1.5b").serialised
     assert not ModelSpec.parse("openai:gpt-4o").text_only
 
 
@@ -131,7 +133,8 @@ def test_the_factory_wraps_text_only_models_in_the_adapter(monkeypatch):
     try:
         inner = factory.inner_model("local:qwen2.5-coder-0.5b")
         assert isinstance(inner, ToolCallingAdapter) and inner.inner.model_name == "qwen2.5-coder-0.5b"
-        assert inner.call_lock is factory.IN_PROCESS_LOCK and inner.render_history is False
+        # llama.cpp batches its slots itself (auditflow.llm.local limits requests in flight)
+        assert inner.call_lock is None and inner.render_history is False
         assert factory.inner_model("local:qwen2.5-coder-0.5b") is inner  # one instance per process
     finally:
         factory.clear_inner_models()

@@ -2,7 +2,7 @@
 
 Tests marked ``local_model`` run the real 1.5B model; they are skipped only when it is not installed
 (``auditflow model install 1.5b``). The unmarked tests use a fake runtime and always run: message
-rendering, the constraint, load-once and the process-wide call lock, and the error messages.
+rendering, the constraint, load-once and the per-slot limit on requests in flight, and the error messages.
 """
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_request_is_greedy_and_constrained(monkeypatch):
 
 
 class FakeServer:
-    """Counts overlapping calls: the process-wide lock must keep it at one."""
+    """Counts overlapping calls: the per-slot limit must keep them at ``n_slots``."""
 
     def __init__(self, params=None) -> None:
         self.active = self.peak = self.calls = 0
@@ -75,7 +75,7 @@ class FakeServer:
             self.active += 1
             self.peak = max(self.peak, self.active)
             self.calls += 1
-        time.sleep(0.01)
+        time.sleep(0.05)
         with self.guard:
             self.active -= 1
         return {"choices": [{"message": {"content": '{"ok": true}'}, "finish_reason": "stop"}],
@@ -101,20 +101,22 @@ def fake_runtime(tmp_path, monkeypatch):
     fake = types.SimpleNamespace(CommonParams=FakeParams, Server=server, json_schema_to_grammar=lambda s: "root ::= x")
     monkeypatch.setitem(sys.modules, "xllamacpp", fake)
     monkeypatch.setattr(local, "_SERVERS", {})
+    monkeypatch.setattr(local, "_IN_FLIGHT", {})
     gguf = tmp_path / "fake.gguf"
     gguf.write_bytes(b"GGUF")
     return LocalChatModel(model_path=str(gguf)), built
 
 
-def test_one_load_per_process_and_one_call_at_a_time(fake_runtime):
+def test_one_load_per_process_and_no_more_requests_in_flight_than_slots(fake_runtime):
     model, built = fake_runtime
+    model = model.model_copy(update={"n_slots": 2})  # two conversations batched, the rest wait
     out: list = []
     threads = [threading.Thread(target=lambda: out.append(model.invoke([HumanMessage("x")]))) for _ in range(6)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert len(built) == 1 and built[0].calls == 6 and built[0].peak == 1
+    assert len(built) == 1 and built[0].calls == 6 and built[0].peak == 2
     assert {m.content for m in out} == {'{"ok": true}'} and out[0].usage_metadata["output_tokens"] == 4
 
 
