@@ -290,6 +290,19 @@ def test_real_bridging_matches_a_scan_of_every_node(real) -> None:
             checked += 1
     assert checked > 10000
     assert all(g._qname(i).prefix == row[0] for i, row in enumerate(g._rows))  # prefixes kept outside the rows
+    assert all(g._qname(i).clark() == clark for i, clark in enumerate(g._nodes))  # names kept per namespace
+    assert g._groups is not None and len(g) == len(g._nodes)
+
+
+def test_lookup_without_namespace_groups_is_the_same(real) -> None:
+    """A namespace whose nodes are not contiguous (names without a namespace sort both before and
+    after "{...}" names) makes the graph keep one sorted list; lookups then search it alike."""
+    _, g, _ = real
+    plain = TaxonomyGraph({**g._data, "nodes": g._nodes, "groups": None} if "nodes" not in g._data else {**g._data, "groups": None})
+    names = [tg._split_clark(c) for c in g._nodes[::97]] + [("http://fasb.org/us-gaap/2024", "NoSuchName"), ("", "x")]
+    assert [plain._find_in(ns, local) for ns, local in names] == [g._find_in(ns, local) for ns, local in names]
+    assert tg._groups(["{a}x", "{a}y", "{b}x"]) == [("a", 0, "x\ny"), ("b", 2, "x")]
+    assert tg._groups(sorted(["Abc", "{a}x", "\u00c9lan"])) is None  # "É" sorts after "{"
 
 
 def test_real_counts_and_search(real) -> None:

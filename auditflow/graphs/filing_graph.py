@@ -28,35 +28,37 @@ def concept_node(clark: str) -> tuple[str, str]:
 
 def build_filing_graph(filing: Filing, extra_edges: Iterable[tuple] = ()) -> "nx.MultiDiGraph":
     """The filing's networkx graph; ``extra_edges`` (u, v, attrs) are added last (the environment's
-    bridges to the taxonomy)."""
-    contexts = [(("context", cid), {"context": c}) for cid, c in filing.contexts.items()]
-    units = [(("unit", uid), {"unit": u}) for uid, u in filing.units.items()]
-    concepts = [(concept_node(q.clark()), {"concept": c}) for q, c in filing.concepts.items()]
-    fact_nodes, edges = [], []
+    bridges to the taxonomy). Nodes and edges are generated, not listed: each (node, attrs) or
+    (u, v, attrs) tuple is dropped as soon as it is stored, which keeps thousands of temporaries
+    from piling up (and from triggering the garbage collector)."""
     # QName object -> its concept node. Keyed by id(): a QName's own hash is a Python-level call,
     # dearer than the clark() it would save; equal QNames that are distinct objects just get an entry each.
-    nodes: dict[int, tuple[str, str]] = {}
+    clark: dict[int, tuple[str, str]] = {}
+    for q in (*(f.concept for f in filing.facts), *(x for a in filing.arcs for x in (a.source, a.target))):
+        if id(q) not in clark:
+            clark[id(q)] = concept_node(q.clark())
 
-    def node_of(q) -> tuple[str, str]:
-        n = nodes.get(id(q))
-        if n is None:
-            n = nodes[id(q)] = concept_node(q.clark())
-        return n
+    def nodes():
+        yield from ((("context", cid), {"context": c}) for cid, c in filing.contexts.items())
+        yield from ((("unit", uid), {"unit": u}) for uid, u in filing.units.items())
+        yield from ((concept_node(q.clark()), {"concept": c}) for q, c in filing.concepts.items())
+        yield from ((("fact", f.key), {"fact": f}) for f in filing.facts)
 
-    for f in filing.facts:
-        n = ("fact", f.key)
-        fact_nodes.append((n, {"fact": f}))
-        edges.append((n, ("context", f.context_id), {"rel": "context"}))
-        if f.unit_id:
-            edges.append((n, ("unit", f.unit_id), {"rel": "unit"}))
-        edges.append((n, node_of(f.concept), {"rel": "concept"}))
-    for a in filing.arcs:
-        edges.append((node_of(a.source), node_of(a.target), {"rel": a.kind, "arc": a}))
-    edges.extend(extra_edges)
-    return multidigraph([*contexts, *units, *concepts, *fact_nodes], edges, fresh=True)
+    def edges():
+        for f in filing.facts:
+            n = ("fact", f.key)
+            yield n, ("context", f.context_id), {"rel": "context"}
+            if f.unit_id:
+                yield n, ("unit", f.unit_id), {"rel": "unit"}
+            yield n, clark[id(f.concept)], {"rel": "concept"}
+        for a in filing.arcs:
+            yield clark[id(a.source)], clark[id(a.target)], {"rel": a.kind, "arc": a}
+        yield from extra_edges
+
+    return multidigraph(nodes(), edges(), fresh=True)
 
 
-def multidigraph(nodes: list[tuple], edges: list[tuple], *, fresh: bool = False) -> "nx.MultiDiGraph":
+def multidigraph(nodes: Iterable[tuple], edges: Iterable[tuple], *, fresh: bool = False) -> "nx.MultiDiGraph":
     """``MultiDiGraph()`` + ``add_nodes_from(nodes)`` + ``add_edges_from(edges)``, built faster.
 
     networkx's add_edges_from costs ~9 µs an edge on a multigraph (each edge goes through add_edge,

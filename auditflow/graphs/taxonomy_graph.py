@@ -20,7 +20,7 @@ import zlib
 from array import array
 from collections import Counter
 from decimal import Decimal
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from functools import cached_property
 from pathlib import Path
 from typing import Callable
@@ -34,15 +34,15 @@ from auditflow.xbrl.qname import QName, namespace_family, namespace_year, standa
 from auditflow.xbrl.safexml import parse_xml
 from auditflow.xbrl.schema import read_schema
 
-CODE_VERSION = "2"  # bump whenever the packed layout or the build rules change
+CODE_VERSION = "3"  # bump whenever the packed layout or the build rules change
 CACHE_ENV = "AUDITFLOW_CACHE_DIR"
 STANDARD_LABEL = "http://www.xbrl.org/2003/role/label"
 KINDS = (CALCULATION, DEFINITION, PRESENTATION)
 EDGE_COLS = ("src", "tgt", "kind", "arcrole", "role", "order", "weight", "pref", "trole", "closed", "ctx", "usable", "doc")
 _MAGIC = b"AFTAXGRAPH\x02\n"
 # Parts of the cache a warm run decodes only when a query needs them (see ``_write_cache``).
-LAZY_SECTIONS = ("rows", "strings", "edges", "out_start", "in_perm", "in_start", "labels", "roles")
-_LAZY_ATTRS = ("_rows", "_strings", "_labels", "_e", "_out_start", "_in_perm", "_in_start")
+LAZY_SECTIONS = ("nodes", "rows", "strings", "edges", "out_start", "in_perm", "in_start", "labels", "roles")
+_LAZY_ATTRS = ("_nodes", "_rows", "_strings", "_labels", "_e", "_out_start", "_in_perm", "_in_start")
 _SKIP_NAME = re.compile(r"[-_](ref|doc)[-_.]")  # reference/documentation linkbases: huge and unused here
 _LINKBASE_NAME = re.compile(r"-(cal|def|pre|lab)-")
 
@@ -190,7 +190,8 @@ def _pack(b: _Builder) -> dict:
     labels = {index[c]: tuple((s(role), text) for role, (_, text) in sorted(per.items())) for c, per in b.labels.items()}
     kinds = [kind.count(k) for k in range(3)]
     return {
-        "version": CODE_VERSION, "fingerprint": b.tset.fingerprint(), "nodes": nodes, "namespaces": _namespaces(nodes),
+        "version": CODE_VERSION, "fingerprint": b.tset.fingerprint(), "nodes": nodes, "groups": _groups(nodes),
+        "namespaces": _namespaces(nodes),
         **_prefixes(nodes, rows), "rows": rows, "strings": strings,
         "edges": {k: v.tobytes() for k, v in cols.items()},
         "out_start": _starts(cols["src"], len(nodes)).tobytes(), "in_perm": in_perm.tobytes(),
@@ -208,6 +209,26 @@ def _split_clark(clark: str) -> tuple[str, str]:
         ns, _, local = clark[1:].partition("}")
         return ns, local
     return "", clark
+
+
+def _groups(nodes: list[str]) -> list[tuple[str, int, str]] | None:
+    """The sorted node names as (namespace, first node number, its local names joined by newlines),
+    one entry per namespace: a warm run splits only the namespaces it looks names up in (us-gaap,
+    srt, dei...) instead of unpickling all ~28,000 names. None when a namespace's nodes are not
+    contiguous (names without a namespace can sort on both sides of "{"), in which case lookups
+    search the full list."""
+    out: list[tuple[str, int, list[str]]] = []
+    seen: set[str] = set()
+    for i, clark in enumerate(nodes):
+        ns, local = _split_clark(clark)
+        if out and out[-1][0] == ns:
+            out[-1][2].append(local)
+            continue
+        if ns in seen:
+            return None
+        seen.add(ns)
+        out.append((ns, i, [local]))
+    return [(ns, start, "\n".join(names)) for ns, start, names in out]
 
 
 def _namespaces(nodes: list[str]) -> list[str]:
@@ -279,11 +300,18 @@ class TaxonomyGraph:
         self._data = data
         self.fingerprint: str = data["fingerprint"]
         self.warnings: list[str] = list(data["warnings"])
-        self._nodes: list[str] = data["nodes"]  # sorted clark names: a node's number is its position
+        # Node numbers are positions in the sorted clark names (``_nodes``, decoded only when a query
+        # needs them all); name lookups go through ``_groups``, split per namespace on first use.
+        self._size: int = data["counts"]["concepts"]
+        self._groups: list[tuple[str, int, str]] | None = data["groups"]
+        self._group_at = {ns: (start, joined) for ns, start, joined in self._groups or ()}
+        self._starts = [start for _, start, _ in self._groups or ()]
+        self._group_locals: dict[str, list[str]] = {}
         self._namespaces: list[str] = data["namespaces"]
+        self._namespace_set = frozenset(self._namespaces)
         self._ns_prefixes: dict[str, str | None] = data["ns_prefixes"]
         self._odd_prefixes: dict[int, str | None] = data["odd_prefixes"]
-        self._qnames: list[QName | None] = [None] * len(self._nodes)
+        self._qnames: list[QName | None] = [None] * self._size
         self._concepts: dict[int, Concept] = {}
         self._decimals: dict[int, Decimal] = {}
         self._preference: dict[str, tuple[str, ...]] = {}  # filing namespace -> taxonomy namespaces to try
@@ -309,12 +337,41 @@ class TaxonomyGraph:
             self.warnings.append(f"the taxonomy graph cache {self.cache_file} was damaged ({name}: {exc}); rebuilt it")
             return data[name]
 
-    def _find(self, clark: str) -> int | None:
-        """The node number of a clark name (binary search over the sorted names: a warm run looks
-        up a few hundred names and should not build a 28,000-entry dict first)."""
-        nodes = self._nodes
-        i = bisect_left(nodes, clark)
-        return i if i < len(nodes) and nodes[i] == clark else None
+    def _exact(self, q: QName) -> int | None:
+        """The node of ``q`` itself; most filings report in another year's namespace than the graph
+        holds, and a namespace the graph lacks needs no search."""
+        return self._find_in(q.namespace, q.local) if q.namespace in self._namespace_set else None
+
+    def _find_in(self, ns: str, local: str) -> int | None:
+        """The node number of a name (binary search in its namespace's sorted local names: a warm
+        run looks up a few hundred names and should not build a 28,000-entry dict first)."""
+        if self._groups is None:
+            nodes, clark = self._nodes, f"{{{ns}}}{local}" if ns else local
+            i = bisect_left(nodes, clark)
+            return i if i < len(nodes) and nodes[i] == clark else None
+        group = self._group_at.get(ns)
+        if group is None:
+            return None
+        names = self._locals(ns)
+        j = bisect_left(names, local)
+        return group[0] + j if j < len(names) and names[j] == local else None
+
+    def _locals(self, ns: str) -> list[str]:
+        names = self._group_locals.get(ns)
+        if names is None:
+            names = self._group_locals[ns] = self._group_at[ns][1].split("\n")
+        return names
+
+    def _name(self, i: int) -> tuple[str, str]:
+        """(namespace, local name) of node ``i``."""
+        if self._groups is None:
+            return _split_clark(self._nodes[i])
+        ns, start, _ = self._groups[bisect_right(self._starts, i) - 1]
+        return ns, self._locals(ns)[i - start]
+
+    @cached_property
+    def _nodes(self) -> list[str]:
+        return self._section("nodes")
 
     @cached_property
     def _rows(self) -> list[tuple]:
@@ -348,7 +405,7 @@ class TaxonomyGraph:
     def _qname(self, i: int) -> QName:
         q = self._qnames[i]
         if q is None:
-            ns, local = _split_clark(self._nodes[i])
+            ns, local = self._name(i)
             prefix = self._odd_prefixes[i] if i in self._odd_prefixes else self._ns_prefixes.get(ns)
             q = self._qnames[i] = QName(ns, local, prefix)
         return q
@@ -371,7 +428,7 @@ class TaxonomyGraph:
         if order is None:
             order = self._preference[q.namespace] = self._namespace_preference(q.namespace)
         for ns in order:
-            i = self._find(f"{{{ns}}}{q.local}" if ns else q.local)
+            i = self._find_in(ns, q.local)
             if i is not None:
                 return i
         return None
@@ -389,20 +446,20 @@ class TaxonomyGraph:
 
     def _node(self, q: QName | str) -> int | None:
         q = QName.from_clark(q) if isinstance(q, str) else q
-        i = self._find(q.clark())
+        i = self._exact(q)
         return i if i is not None else self._nearest(q)
 
     def bridged(self, q: QName) -> QName | None:
         """``bridge(q)[0]`` without composing the note (the environment bridges every concept of a
         filing and records year mismatches once per namespace instead)."""
-        i = self._find(q.clark())
+        i = self._exact(q)
         if i is None:
             i = self._nearest(q)
         return None if i is None else self._qname(i)
 
     def bridge(self, q: QName) -> tuple[QName | None, str | None]:
         """The taxonomy's QName for ``q`` and, when another year's concept was matched, why."""
-        i = self._find(q.clark())
+        i = self._exact(q)
         if i is not None:
             return self._qname(i), None
         j = self._nearest(q)
@@ -419,7 +476,7 @@ class TaxonomyGraph:
         return self._node(q) is not None
 
     def __len__(self) -> int:
-        return len(self._nodes)
+        return self._size
 
     def counts(self) -> dict[str, int]:
         return dict(self._data["counts"])

@@ -49,7 +49,7 @@ from auditflow.xbrl.source import PackageSource
 if TYPE_CHECKING:
     from auditflow.xbrl.packages import TaxonomySet
 
-FORMAT = "1"  # bump whenever the record layout below changes
+FORMAT = "2"  # bump whenever the record layout below changes
 ENV = "AUDITFLOW_FILING_CACHE"
 MAX_ENTRIES = 64
 _MAGIC = b"AFFILING\x01\n"
@@ -231,8 +231,9 @@ def encode(f: Filing) -> dict:
     roles = [(k, r.uri, r.definition, r.used_on) for k, r in f.roles.items()]
     duplicates = [(s.kind, s.facts, q(s.concept)) for s in f.duplicates]
     warnings = [(w.code, w.message, w.document, w.line) for w in f.warnings]
+    facts, concepts, arcs, labels = map(_columns, (facts, concepts, arcs, labels))
     return {
-        "qnames": list(qnames), "numbers": list(numbers),
+        "qnames": _columns(list(qnames)), "numbers": list(numbers),
         "periods": [(None if x.start is None else x.start.toordinal(), None if x.end is None else x.end.toordinal(), x.forever)
                     for x in periods],
         "documents": list(f.documents), "contexts": contexts, "units": units, "namespaces": dict(f.namespaces),
@@ -241,9 +242,15 @@ def encode(f: Filing) -> dict:
     }
 
 
+def _columns(rows: list[tuple]) -> list[list]:
+    """Rows as one list per field: thousands of row tuples cost more to unpickle (and to collect)
+    than a dozen lists; ``decode`` zips them back."""
+    return [list(col) for col in zip(*rows)]
+
+
 def decode(r: dict, source: str = "") -> Filing:
     """The Filing ``encode`` was given (with ``source`` for its source path)."""
-    qs = [QName(ns, local, prefix) for ns, local, prefix in r["qnames"]]
+    qs = [QName(ns, local, prefix) for ns, local, prefix in zip(*r["qnames"])]
     qs.append(None)  # index -1
     nums = [Decimal(x) for x in r["numbers"]]
     nums.append(None)
@@ -258,12 +265,12 @@ def decode(r: dict, source: str = "") -> Filing:
     filing.units = {u[0]: Unit(u[0], tuple(qs[x] for x in u[1]), tuple(qs[x] for x in u[2])) for u in r["units"]}
     filing.namespaces = dict(r["namespaces"])
     filing.facts = [Fact(qs[c], cid, v, u, d, p, i, nil, doc, line, idx)
-                    for c, cid, v, u, d, p, i, nil, doc, line, idx in r["facts"]]
+                    for c, cid, v, u, d, p, i, nil, doc, line, idx in zip(*r["facts"])]
     filing.concepts = {qs[k]: Concept(qs[c], cid, bal, pt, dtype, ab, sg, nl, src)
-                       for k, c, cid, bal, pt, dtype, ab, sg, nl, src in r["concepts"]}
+                       for k, c, cid, bal, pt, dtype, ab, sg, nl, src in zip(*r["concepts"])}
     filing.arcs = [Arc(kind, arcrole, role, qs[s], qs[t], nums[o], nums[w], pref, trole, closed, ctx, usable, doc)
-                   for kind, arcrole, role, s, t, o, w, pref, trole, closed, ctx, usable, doc in r["arcs"]]
-    filing.labels = [Label(qs[c], role, lang, text) for c, role, lang, text in r["labels"]]
+                   for kind, arcrole, role, s, t, o, w, pref, trole, closed, ctx, usable, doc in zip(*r["arcs"])]
+    filing.labels = [Label(qs[c], role, lang, text) for c, role, lang, text in zip(*r["labels"])]
     filing.roles = {k: RoleType(uri, definition, tuple(used)) for k, uri, definition, used in r["roles"]}
     filing.imported_urls = list(r["imported_urls"])
     filing.duplicates = [DuplicateSet(kind, tuple(keys), qs[c]) for kind, keys, c in r["duplicates"]]

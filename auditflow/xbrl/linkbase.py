@@ -182,11 +182,6 @@ def _read_labels(arcs, locs, resources, out: LinkbaseContent) -> None:
                 append(Label(q, role, lang, text))
 
 
-def _prohibition_key(arc: Arc) -> tuple:
-    # Prohibiting arcs often omit weight/order details; match on the relationship itself.
-    return (arc.kind, arc.arcrole, arc.role, arc.source, arc.target)
-
-
 def effective_arcs(raw: Iterable[RawArc]) -> list[Arc]:
     """Apply prohibition and override: per relationship, the highest priority wins; a winning
     prohibition removes the relationship. Duplicated declarations collapse to one arc.
@@ -198,7 +193,8 @@ def effective_arcs(raw: Iterable[RawArc]) -> list[Arc]:
     best: dict[tuple, RawArc] = {}
     for r in raw:
         a = r.arc
-        k = (a.kind, a.arcrole, a.role, a.source, a.target)  # _prohibition_key, inlined: thousands of arcs
+        # Prohibiting arcs often omit weight/order details: match on the relationship itself.
+        k = (a.kind, a.arcrole, a.role, a.source, a.target)
         cur = best.get(k)
         if cur is None or r.priority > cur.priority or (r.priority == cur.priority and r.prohibited and not cur.prohibited):
             best[k] = r  # a replaced key keeps its first position

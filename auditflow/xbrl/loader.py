@@ -154,7 +154,7 @@ def _normalise_number(f: Fact) -> Fact:
 
 def with_value(f: Fact, value: str | None) -> Fact:
     """``dataclasses.replace(f, value=value)`` without its per-call field introspection, which cost
-    more than reading the fact (tests/test_loader_speed.py checks it stays equal to ``replace``)."""
+    more than reading the fact (tests/test_load_speedups.py checks it stays equal to ``replace``)."""
     return Fact(f.concept, f.context_id, value, f.unit_id, f.decimals, f.precision, f.id, f.is_nil, f.document, f.line,
                 f.index)
 
