@@ -65,10 +65,13 @@ def warm_taxonomy(data_root: Path, cache_dir: Path):
     return tset, load_taxonomy_graph(tset, cache_dir=cache_dir)
 
 
-def build(path: Path, tset, graph):
+def build(path: Path, tset, graph, *, filing_cache: bool = False, cache_dir: Path | None = None):
+    """load_filing + build_environment (both graphs). ``filing_cache=False`` (the default here) parses
+    the filing every time: the honest re-parse figure; ``True`` reads the on-disk filing cache in
+    ``cache_dir`` (filled by an earlier call) and is reported apart, labelled as a cache hit."""
     from auditflow.graphs.environment import build_environment
 
-    return build_environment(path, taxonomy_set=tset, taxonomy=graph)
+    return build_environment(path, taxonomy_set=tset, taxonomy=graph, filing_cache=filing_cache, cache_dir=cache_dir)
 
 
 def load_average() -> str:

@@ -2,10 +2,10 @@
 taxonomies for the facts rules rely on, and the disk cache's robustness."""
 from __future__ import annotations
 
-import hashlib
 import pickle
 import time
 import zipfile
+import zlib
 from decimal import Decimal
 from pathlib import Path
 
@@ -146,13 +146,64 @@ def test_cache_round_trip_and_corruption(ex_set: TaxonomySet, tmp_path: Path) ->
 
 
 def test_cache_with_code_is_refused(ex_set: TaxonomySet, tmp_path: Path) -> None:
-    """A file with a valid digest that smuggles a global (code) in is never executed."""
+    """A file with a valid checksum that smuggles a global (code) in is never executed."""
     cache = tmp_path / "cache"
     path = tg.cache_path(cache, ex_set.fingerprint())
     cache.mkdir()
     payload = pickle.dumps({"version": tg.CODE_VERSION, "x": print}, protocol=5)
-    path.write_bytes(tg._MAGIC + hashlib.sha256(payload).digest() + payload)
+    path.write_bytes(tg._frame(payload))  # a valid checksum: only the unpickler stands in the way
     assert not load_taxonomy_graph(ex_set, cache_dir=cache).from_cache
+
+
+def _head_and_sections(path: Path) -> tuple[dict, bytes]:
+    blob = path.read_bytes()
+    length = int.from_bytes(blob[len(tg._MAGIC) + 4: tg._HEAD], "big")
+    return pickle.loads(blob[tg._HEAD: tg._HEAD + length]), blob[tg._HEAD + length:]
+
+
+def test_lazy_cache_section_with_code_is_rebuilt_not_run(ex_set: TaxonomySet, tmp_path: Path) -> None:
+    """Sections are decoded on first use by the same builtins-only unpickler: a smuggled global with a
+    valid checksum is a late cache miss (rebuilt, with a warning), never executed."""
+    cache = tmp_path / "cache"
+    cold = load_taxonomy_graph(ex_set, cache_dir=cache)
+    path = tg.cache_path(cache, ex_set.fingerprint())
+    head, sections = _head_and_sections(path)
+    evil = pickle.dumps([print], protocol=5)
+    head["sections"]["rows"] = (len(sections), len(evil), zlib.crc32(evil))
+    path.write_bytes(tg._frame(pickle.dumps(head, protocol=5)) + sections + evil)
+    warm = load_taxonomy_graph(ex_set, cache_dir=cache)
+    assert warm.from_cache and warm.bridge(ex("Total"))[0] == ex("Total")  # bridging reads no section
+    assert warm.concept(ex("Total")) == cold.concept(ex("Total"))
+    assert not warm.from_cache and any("was damaged" in w for w in warm.warnings)
+    again = load_taxonomy_graph(ex_set, cache_dir=cache)  # the rebuild rewrote a good cache
+    assert again.from_cache and again.concept(ex("Total")) == cold.concept(ex("Total"))
+    assert not any("damaged" in w for w in again.warnings)
+
+
+def test_damaged_lazy_section_is_a_late_cache_miss(ex_set: TaxonomySet, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cold = load_taxonomy_graph(ex_set, cache_dir=cache)
+    path = tg.cache_path(cache, ex_set.fingerprint())
+    blob = bytearray(path.read_bytes())
+    blob[-3] ^= 0xFF  # inside the last section
+    path.write_bytes(bytes(blob))
+    warm = load_taxonomy_graph(ex_set, cache_dir=cache)
+    assert warm.from_cache  # the head is intact
+    assert warm.calc_children(ex("Total")) == cold.calc_children(ex("Total")) and warm.roles() == cold.roles()
+    assert warm.labels(ex("Total")) == cold.labels(ex("Total"))
+    assert any("was damaged" in w for w in warm.warnings)
+
+
+def test_warm_graph_decodes_sections_only_when_queried(ex_set: TaxonomySet, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cold = load_taxonomy_graph(ex_set, cache_dir=cache)
+    warm = load_taxonomy_graph(ex_set, cache_dir=cache)
+    assert warm.from_cache and not any(k in vars(warm) for k in ("_rows", "_labels", "_e", "_strings"))
+    assert warm.bridge(ex("Total")) == cold.bridge(ex("Total"))
+    assert not any(k in vars(warm) for k in ("_rows", "_labels", "_e", "_strings"))
+    assert warm.calc_children(ex("Total")) == cold.calc_children(ex("Total"))
+    assert warm.labels(ex("Total")) == cold.labels(ex("Total")) and warm.roles() == cold.roles()
+    assert warm.concept(ex("Total")) == cold.concept(ex("Total"))
 
 
 def test_unwritable_cache_dir_is_a_warning(ex_set: TaxonomySet, tmp_path: Path) -> None:
@@ -208,6 +259,50 @@ def test_real_bridging_by_local_name(real) -> None:
     assert g.bridge(QName("http://fasb.org/us-gaap/2023", "NoSuchConceptAnywhere")) == (None, None)
     assert g.concept(QName("http://fasb.org/us-gaap/2022", "AssetsCurrent")).qname.namespace == GAAP24
     assert g.calc_children(QName("http://fasb.org/us-gaap/2023", "Assets"), role=SFP_CLS)
+
+
+def test_real_bridging_matches_a_scan_of_every_node(real) -> None:
+    """``_nearest`` looks names up per namespace of the family; it must pick exactly what ranking
+    every node of the same family and local name by (year distance, newer first, node order) picks."""
+    from auditflow.xbrl.qname import namespace_family, namespace_year
+
+    _, g, _ = real
+    by_family: dict[tuple[str, str], list[int]] = {}
+    for i, clark in enumerate(g._nodes):
+        ns, local = tg._split_clark(clark)
+        by_family.setdefault((namespace_family(ns), local), []).append(i)
+
+    def scan(q: QName):
+        cands = by_family.get((namespace_family(q.namespace), q.local))
+        year = namespace_year(q.namespace) or 0
+        key = lambda i: (abs((namespace_year(tg._split_clark(g._nodes[i])[0]) or 0) - year),  # noqa: E731
+                         -(namespace_year(tg._split_clark(g._nodes[i])[0]) or 0))
+        return min(cands, key=key) if cands else None
+
+    spaces = ["http://fasb.org/us-gaap/2022", "http://fasb.org/us-gaap/2026", "http://fasb.org/srt/2023",
+              "http://xbrl.sec.gov/dei/2023", "http://xbrl.sec.gov/dei/2019-01-31", "http://example.com/none/2023"]
+    locals_ = sorted({tg._split_clark(c)[1] for c in g._nodes})[::7] + ["NoSuchConceptAnywhere"]
+    checked = 0
+    for ns in spaces:
+        for local in locals_:
+            q = QName(ns, local)
+            assert g._nearest(q) == scan(q), q
+            checked += 1
+    assert checked > 10000
+    assert all(g._qname(i).prefix == row[0] for i, row in enumerate(g._rows))  # prefixes kept outside the rows
+    assert all(g._qname(i).clark() == clark for i, clark in enumerate(g._nodes))  # names kept per namespace
+    assert g._groups is not None and len(g) == len(g._nodes)
+
+
+def test_lookup_without_namespace_groups_is_the_same(real) -> None:
+    """A namespace whose nodes are not contiguous (names without a namespace sort both before and
+    after "{...}" names) makes the graph keep one sorted list; lookups then search it alike."""
+    _, g, _ = real
+    plain = TaxonomyGraph({**g._data, "nodes": g._nodes, "groups": None} if "nodes" not in g._data else {**g._data, "groups": None})
+    names = [tg._split_clark(c) for c in g._nodes[::97]] + [("http://fasb.org/us-gaap/2024", "NoSuchName"), ("", "x")]
+    assert [plain._find_in(ns, local) for ns, local in names] == [g._find_in(ns, local) for ns, local in names]
+    assert tg._groups(["{a}x", "{a}y", "{b}x"]) == [("a", 0, "x\ny"), ("b", 2, "x")]
+    assert tg._groups(sorted(["Abc", "{a}x", "\u00c9lan"])) is None  # "É" sorts after "{"
 
 
 def test_real_counts_and_search(real) -> None:

@@ -5,9 +5,10 @@ root's ``filings/`` or ``filings-rolled/``, or an EDGAR accession number of a fi
 AuditFlow never downloads: an accession that is not staged is an error that says where to put it.
 
 Loading a real filing takes 0.1-1 s and a suite has many cases per filing, so filings and their
-environments are cached per process by resolved path. Injected cases get a NEW filing from
-:func:`auditflow.mutations.apply_mutations` (the cached one is never touched) and a fresh
-environment. The taxonomy graph is not loaded: no DQC rule reads it, and it would cost seconds.
+environments are cached per process by resolved path, and across processes by the on-disk filing
+cache (:mod:`auditflow.xbrl.filing_cache`: content-keyed, ``AUDITFLOW_FILING_CACHE=off`` disables
+it). Injected cases get a NEW filing from :func:`auditflow.mutations.apply_mutations` (the cached
+one is never touched) and a fresh environment. The taxonomy graph is not loaded: no DQC rule reads it, and it would cost seconds.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pathlib import Path
 from auditflow.cases.errors import CaseInputError
 from auditflow.cases.model import AuditCase
 from auditflow.graphs.environment import AuditEnvironment, build_environment
+from auditflow.xbrl import filing_cache
 from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.loader import load_filing
 
@@ -75,6 +77,10 @@ def _accession_folder(accession: str, data_root: Path) -> str:
 
 @lru_cache(maxsize=16)
 def _filing(path: str) -> Filing:
+    """Through the on-disk filing cache (unless ``AUDITFLOW_FILING_CACHE=off``): every pytest or
+    ``auditflow`` process that audits cases on this filing after the first skips parsing it."""
+    if filing_cache.enabled():
+        return filing_cache.load_filing_cached(path)
     return load_filing(path)
 
 

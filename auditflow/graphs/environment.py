@@ -42,10 +42,9 @@ class AuditEnvironment:
         """The networkx filing graph with its bridge edges to the taxonomy (built on first use when the
         environment was made with ``eager_graph=False``: the DQC rules read the indexes instead)."""
         if self._graph is None:
-            self._graph = build_filing_graph(self.filing)
-            self._graph.add_edges_from(
+            self._graph = build_filing_graph(self.filing, extra_edges=[
                 (concept_node(q.clark()), ("taxonomy", t.clark()), {"rel": "bridge"}) for q, t in self.bridges.items()
-            )
+            ])
         return self._graph
 
     # -- concepts --------------------------------------------------------------------------------
@@ -133,12 +132,26 @@ def build_environment(
     taxonomy_set: "TaxonomySet | None" = None,
     taxonomy: "TaxonomyGraph | None" = None,
     eager_graph: bool = True,
+    filing_cache: bool | None = None,
+    cache_dir: Path | None = None,
 ) -> AuditEnvironment:
     """Load (if needed) a filing and join it to the taxonomy graph; ``eager_graph=False`` defers the
-    networkx filing graph to its first use (``auditflow check`` never needs it)."""
+    networkx filing graph to its first use (``auditflow check`` never needs it).
+
+    A path is loaded through the on-disk filing cache (:mod:`auditflow.xbrl.filing_cache`, in
+    ``cache_dir`` or the taxonomy graph's cache directory) unless ``filing_cache=False`` or
+    ``AUDITFLOW_FILING_CACHE=off``; a hit gives the same Filing a fresh load would.
+    """
+    from auditflow.xbrl import filing_cache as fc
+
     t0 = time.perf_counter()
-    resolver = taxonomy_set.concept_for_locator if taxonomy_set is not None else None
-    filing = filing_or_path if isinstance(filing_or_path, Filing) else load_filing(filing_or_path, external_resolver=resolver)
+    if isinstance(filing_or_path, Filing):
+        filing = filing_or_path
+    elif fc.enabled(filing_cache):
+        filing = fc.load_filing_cached(filing_or_path, taxonomy_set=taxonomy_set, cache_dir=cache_dir)
+    else:
+        resolver = taxonomy_set.concept_for_locator if taxonomy_set is not None else None
+        filing = load_filing(filing_or_path, external_resolver=resolver)
     t1 = time.perf_counter()
     env = AuditEnvironment(filing, FilingIndex(filing), DimensionIndex(filing.arcs), taxonomy)
     env.warnings.extend(filing.warnings)
@@ -172,7 +185,7 @@ def _bridge(env: AuditEnvironment) -> None:
     for q in env.filing.concepts:
         if standard_prefix(q.namespace) is None:
             continue
-        target, note = tx.bridge(q)
+        target = tx.bridged(q)
         if target is None:
             continue
         env.bridges[q] = target

@@ -10,14 +10,18 @@ asked for.
 from __future__ import annotations
 
 import difflib
-import hashlib
 import io
 import os
 import pickle
 import re
 import tempfile
+import weakref
+import zlib
 from array import array
+from collections import Counter
 from decimal import Decimal
+from bisect import bisect_left, bisect_right
+from functools import cached_property
 from pathlib import Path
 from typing import Callable
 from urllib.parse import urljoin
@@ -30,12 +34,15 @@ from auditflow.xbrl.qname import QName, namespace_family, namespace_year, standa
 from auditflow.xbrl.safexml import parse_xml
 from auditflow.xbrl.schema import read_schema
 
-CODE_VERSION = "1"  # bump whenever the packed layout or the build rules change
+CODE_VERSION = "3"  # bump whenever the packed layout or the build rules change
 CACHE_ENV = "AUDITFLOW_CACHE_DIR"
 STANDARD_LABEL = "http://www.xbrl.org/2003/role/label"
 KINDS = (CALCULATION, DEFINITION, PRESENTATION)
 EDGE_COLS = ("src", "tgt", "kind", "arcrole", "role", "order", "weight", "pref", "trole", "closed", "ctx", "usable", "doc")
-_MAGIC = b"AFTAXGRAPH\x01\n"
+_MAGIC = b"AFTAXGRAPH\x02\n"
+# Parts of the cache a warm run decodes only when a query needs them (see ``_write_cache``).
+LAZY_SECTIONS = ("nodes", "rows", "strings", "edges", "out_start", "in_perm", "in_start", "labels", "roles")
+_LAZY_ATTRS = ("_nodes", "_rows", "_strings", "_labels", "_e", "_out_start", "_in_perm", "_in_start")
 _SKIP_NAME = re.compile(r"[-_](ref|doc)[-_.]")  # reference/documentation linkbases: huge and unused here
 _LINKBASE_NAME = re.compile(r"-(cal|def|pre|lab)-")
 
@@ -183,7 +190,9 @@ def _pack(b: _Builder) -> dict:
     labels = {index[c]: tuple((s(role), text) for role, (_, text) in sorted(per.items())) for c, per in b.labels.items()}
     kinds = [kind.count(k) for k in range(3)]
     return {
-        "version": CODE_VERSION, "fingerprint": b.tset.fingerprint(), "nodes": nodes, "rows": rows, "strings": strings,
+        "version": CODE_VERSION, "fingerprint": b.tset.fingerprint(), "nodes": nodes, "groups": _groups(nodes),
+        "namespaces": _namespaces(nodes),
+        **_prefixes(nodes, rows), "rows": rows, "strings": strings,
         "edges": {k: v.tobytes() for k, v in cols.items()},
         "out_start": _starts(cols["src"], len(nodes)).tobytes(), "in_perm": in_perm.tobytes(),
         "in_start": _starts([tgt[e] for e in in_perm], len(nodes)).tobytes(),
@@ -192,6 +201,50 @@ def _pack(b: _Builder) -> dict:
         "counts": {"concepts": len(nodes), "calc_arcs": kinds[0], "def_arcs": kinds[1], "pre_arcs": kinds[2],
                    "labels": sum(len(v) for v in labels.values())},
     }
+
+
+def _split_clark(clark: str) -> tuple[str, str]:
+    """(namespace, local name) of a clark string; ``("", name)`` without a namespace."""
+    if clark.startswith("{"):
+        ns, _, local = clark[1:].partition("}")
+        return ns, local
+    return "", clark
+
+
+def _groups(nodes: list[str]) -> list[tuple[str, int, str]] | None:
+    """The sorted node names as (namespace, first node number, its local names joined by newlines),
+    one entry per namespace: a warm run splits only the namespaces it looks names up in (us-gaap,
+    srt, dei...) instead of unpickling all ~28,000 names. None when a namespace's nodes are not
+    contiguous (names without a namespace can sort on both sides of "{"), in which case lookups
+    search the full list."""
+    out: list[tuple[str, int, list[str]]] = []
+    seen: set[str] = set()
+    for i, clark in enumerate(nodes):
+        ns, local = _split_clark(clark)
+        if out and out[-1][0] == ns:
+            out[-1][2].append(local)
+            continue
+        if ns in seen:
+            return None
+        seen.add(ns)
+        out.append((ns, i, [local]))
+    return [(ns, start, "\n".join(names)) for ns, start, names in out]
+
+
+def _namespaces(nodes: list[str]) -> list[str]:
+    """The distinct namespaces of the nodes, so bridging by local name need not scan every node."""
+    return sorted({_split_clark(c)[0] for c in nodes})
+
+
+def _prefixes(nodes: list[str], rows: list[tuple]) -> dict:
+    """Each node's prefix as ``ns_prefixes[namespace]`` (the usual one) unless ``odd_prefixes[node]``
+    says otherwise: naming a bridged concept then needs no concept rows, which a warm run skips."""
+    counts: dict[str, Counter] = {}
+    for clark, row in zip(nodes, rows):
+        counts.setdefault(_split_clark(clark)[0], Counter())[row[0]] += 1
+    usual = {ns: c.most_common(1)[0][0] for ns, c in counts.items()}
+    odd = {i: row[0] for i, (clark, row) in enumerate(zip(nodes, rows)) if row[0] != usual[_split_clark(clark)[0]]}
+    return {"ns_prefixes": usual, "odd_prefixes": odd}
 
 
 def _concept_row(c: Concept) -> tuple:
@@ -234,30 +287,127 @@ class TaxonomyGraph:
     bridged by local name to the taxonomy's node (us-gaap 2024); results are taxonomy QNames.
     """
 
-    def __init__(self, data: dict, *, from_cache: bool = False) -> None:
-        self._data, self.from_cache = data, from_cache
+    def __init__(self, data: dict, *, from_cache: bool = False, cache_file: Path | None = None,
+                 sections: "_Sections | None" = None, rebuild: Callable[[], dict] | None = None) -> None:
+        self.from_cache, self.cache_file = from_cache, cache_file
+        self._sections, self._rebuild = sections, rebuild
+        self._adopt(data)
+
+    def _adopt(self, data: dict) -> None:
+        """(Re)set every field from ``data``; lazily decoded parts are dropped so they decode again."""
+        for name in _LAZY_ATTRS:
+            self.__dict__.pop(name, None)
+        self._data = data
         self.fingerprint: str = data["fingerprint"]
         self.warnings: list[str] = list(data["warnings"])
-        self._nodes: list[str] = data["nodes"]
-        self._rows: list[tuple] = data["rows"]
-        self._strings: list[str] = data["strings"]
-        self._index = {c: i for i, c in enumerate(self._nodes)}
-        self._e = {k: _ints(v) for k, v in data["edges"].items()}
-        self._out_start, self._in_perm, self._in_start = (_ints(data[k]) for k in ("out_start", "in_perm", "in_start"))
-        self._labels: dict[int, tuple] = data["labels"]
-        self._qnames: list[QName | None] = [None] * len(self._nodes)
+        # Node numbers are positions in the sorted clark names (``_nodes``, decoded only when a query
+        # needs them all); name lookups go through ``_groups``, split per namespace on first use.
+        self._size: int = data["counts"]["concepts"]
+        self._groups: list[tuple[str, int, str]] | None = data["groups"]
+        self._group_at = {ns: (start, joined) for ns, start, joined in self._groups or ()}
+        self._starts = [start for _, start, _ in self._groups or ()]
+        self._group_locals: dict[str, list[str]] = {}
+        self._namespaces: list[str] = data["namespaces"]
+        self._namespace_set = frozenset(self._namespaces)
+        self._ns_prefixes: dict[str, str | None] = data["ns_prefixes"]
+        self._odd_prefixes: dict[int, str | None] = data["odd_prefixes"]
+        self._qnames: list[QName | None] = [None] * self._size
         self._concepts: dict[int, Concept] = {}
         self._decimals: dict[int, Decimal] = {}
-        self._family: dict[tuple[str, str], list[int]] | None = None
+        self._preference: dict[str, tuple[str, ...]] = {}  # filing namespace -> taxonomy namespaces to try
         self._search: list[tuple[int, str, str]] | None = None
         self._roles: dict[str, RoleType] | None = None
         self._nx = None
+
+    # -- lazily decoded parts ------------------------------------------------------------------------
+    # A warm run only bridges the filing's concepts (node names); the concept rows, edges, labels
+    # and roles are read from the cache file on the first query that needs them.
+    def _section(self, name: str):
+        if name in self._data:  # a freshly built (or rebuilt) graph holds everything decoded
+            return self._data[name]
+        try:
+            return self._sections.read(name)
+        except Exception as exc:  # noqa: BLE001 - damaged, replaced or tampered with: a cache miss, late
+            if self._rebuild is None:
+                raise InputError(f"the taxonomy graph cache is damaged ({name}: {exc}); delete the file and run again",
+                                 path=str(self.cache_file) if self.cache_file else None) from None
+            data = self._rebuild()
+            self._adopt(data)
+            self.from_cache = False
+            self.warnings.append(f"the taxonomy graph cache {self.cache_file} was damaged ({name}: {exc}); rebuilt it")
+            return data[name]
+
+    def _exact(self, q: QName) -> int | None:
+        """The node of ``q`` itself; most filings report in another year's namespace than the graph
+        holds, and a namespace the graph lacks needs no search."""
+        return self._find_in(q.namespace, q.local) if q.namespace in self._namespace_set else None
+
+    def _find_in(self, ns: str, local: str) -> int | None:
+        """The node number of a name (binary search in its namespace's sorted local names: a warm
+        run looks up a few hundred names and should not build a 28,000-entry dict first)."""
+        if self._groups is None:
+            nodes, clark = self._nodes, f"{{{ns}}}{local}" if ns else local
+            i = bisect_left(nodes, clark)
+            return i if i < len(nodes) and nodes[i] == clark else None
+        group = self._group_at.get(ns)
+        if group is None:
+            return None
+        names = self._locals(ns)
+        j = bisect_left(names, local)
+        return group[0] + j if j < len(names) and names[j] == local else None
+
+    def _locals(self, ns: str) -> list[str]:
+        names = self._group_locals.get(ns)
+        if names is None:
+            names = self._group_locals[ns] = self._group_at[ns][1].split("\n")
+        return names
+
+    def _name(self, i: int) -> tuple[str, str]:
+        """(namespace, local name) of node ``i``."""
+        if self._groups is None:
+            return _split_clark(self._nodes[i])
+        ns, start, _ = self._groups[bisect_right(self._starts, i) - 1]
+        return ns, self._locals(ns)[i - start]
+
+    @cached_property
+    def _nodes(self) -> list[str]:
+        return self._section("nodes")
+
+    @cached_property
+    def _rows(self) -> list[tuple]:
+        return self._section("rows")
+
+    @cached_property
+    def _strings(self) -> list[str]:
+        return self._section("strings")
+
+    @cached_property
+    def _labels(self) -> dict[int, tuple]:
+        return self._section("labels")
+
+    @cached_property
+    def _e(self) -> dict[str, array]:
+        return {k: _ints(v) for k, v in self._section("edges").items()}
+
+    @cached_property
+    def _out_start(self) -> array:
+        return _ints(self._section("out_start"))
+
+    @cached_property
+    def _in_perm(self) -> array:
+        return _ints(self._section("in_perm"))
+
+    @cached_property
+    def _in_start(self) -> array:
+        return _ints(self._section("in_start"))
 
     # -- nodes ------------------------------------------------------------------------------------------
     def _qname(self, i: int) -> QName:
         q = self._qnames[i]
         if q is None:
-            q = self._qnames[i] = QName.from_clark(self._nodes[i], self._rows[i][0])
+            ns, local = self._name(i)
+            prefix = self._odd_prefixes[i] if i in self._odd_prefixes else self._ns_prefixes.get(ns)
+            q = self._qnames[i] = QName(ns, local, prefix)
         return q
 
     def _concept(self, i: int) -> Concept:
@@ -268,29 +418,48 @@ class TaxonomyGraph:
         return c
 
     def _nearest(self, q: QName) -> int | None:
-        """Same family and local name, nearest year (ties go to the newer taxonomy)."""
-        if self._family is None:
-            fam_of: dict[str, str] = {}
-            self._family = {}
-            for i, clark in enumerate(self._nodes):
-                ns, _, local = clark[1:].partition("}") if clark.startswith("{") else ("", "", clark)
-                fam = fam_of.get(ns) or fam_of.setdefault(ns, namespace_family(ns))
-                self._family.setdefault((fam, local), []).append(i)
-        cands = self._family.get((namespace_family(q.namespace), q.local))
-        if not cands:
-            return None
-        year = namespace_year(q.namespace) or 0
-        return min(cands, key=lambda i: (abs((namespace_year(self._qname(i).namespace) or 0) - year),
-                                         -(namespace_year(self._qname(i).namespace) or 0)))
+        """Same family and local name, nearest year (ties go to the newer taxonomy).
+
+        Looks the local name up in each namespace of the family, best year first, instead of
+        indexing all ~28,000 nodes by (family, local name): a warm run bridges a few hundred
+        concepts and should not pay for an index over the whole taxonomy.
+        """
+        order = self._preference.get(q.namespace)
+        if order is None:
+            order = self._preference[q.namespace] = self._namespace_preference(q.namespace)
+        for ns in order:
+            i = self._find_in(ns, q.local)
+            if i is not None:
+                return i
+        return None
+
+    def _namespace_preference(self, namespace: str) -> tuple[str, ...]:
+        """The graph's namespaces of ``namespace``'s family, in the order ``_nearest`` prefers them:
+        nearest year, then newer year, then node order (clark order, as ``min`` over nodes had it)."""
+        fam, year = namespace_family(namespace), namespace_year(namespace) or 0
+
+        def rank(ns: str) -> tuple:
+            y = namespace_year(ns) or 0
+            return (abs(y - year), -y, f"{{{ns}}}")
+
+        return tuple(sorted((ns for ns in self._namespaces if namespace_family(ns) == fam), key=rank))
 
     def _node(self, q: QName | str) -> int | None:
         q = QName.from_clark(q) if isinstance(q, str) else q
-        i = self._index.get(q.clark())
+        i = self._exact(q)
         return i if i is not None else self._nearest(q)
+
+    def bridged(self, q: QName) -> QName | None:
+        """``bridge(q)[0]`` without composing the note (the environment bridges every concept of a
+        filing and records year mismatches once per namespace instead)."""
+        i = self._exact(q)
+        if i is None:
+            i = self._nearest(q)
+        return None if i is None else self._qname(i)
 
     def bridge(self, q: QName) -> tuple[QName | None, str | None]:
         """The taxonomy's QName for ``q`` and, when another year's concept was matched, why."""
-        i = self._index.get(q.clark())
+        i = self._exact(q)
         if i is not None:
             return self._qname(i), None
         j = self._nearest(q)
@@ -307,7 +476,7 @@ class TaxonomyGraph:
         return self._node(q) is not None
 
     def __len__(self) -> int:
-        return len(self._nodes)
+        return self._size
 
     def counts(self) -> dict[str, int]:
         return dict(self._data["counts"])
@@ -371,7 +540,7 @@ class TaxonomyGraph:
 
     def roles(self) -> dict[str, RoleType]:
         if self._roles is None:
-            self._roles = {u: RoleType(u, d, tuple(used)) for u, d, used in self._data["roles"]}
+            self._roles = {u: RoleType(u, d, tuple(used)) for u, d, used in self._section("roles")}
         return dict(self._roles)
 
     # -- search -------------------------------------------------------------------------------------------
@@ -438,19 +607,66 @@ def cache_path(cache_dir: Path, fingerprint: str) -> Path:
     return Path(cache_dir) / f"taxonomy-graph-v{CODE_VERSION}-{fingerprint[:32]}.pickle"
 
 
-def _read_cache(path: Path, fingerprint: str) -> dict | None:
-    """The cached data, or None when missing, corrupt (digest mismatch), stale or unreadable."""
+# File layout: _MAGIC, CRC-32 of the head (4 bytes), head length (8 bytes), the head pickle, then each
+# section's pickle. The head holds the node names and a table {section: (offset, length, CRC-32)}.
+# The checksums only catch damage (a truncated or overwritten file) and are ~4x cheaper than sha256;
+# safety against a tampered file comes from the builtins-only unpickler. A warm run reads the head
+# (~2 of ~8 MB); a section is read and checked when a query first needs it.
+_HEAD = len(_MAGIC) + 12
+
+
+def _frame(head: bytes) -> bytes:
+    """The file's start: magic, the head's checksum and length, the head."""
+    return _MAGIC + zlib.crc32(head).to_bytes(4, "big") + len(head).to_bytes(8, "big") + head
+
+
+class _Sections:
+    """Reads sections from the cache file opened at load time. Reading through that open file, not
+    the path, means a cache rewritten by another process meanwhile (os.replace) cannot mix files."""
+
+    def __init__(self, fh, base: int, table: dict) -> None:
+        self._fh, self._base, self._table = fh, base, table
+        weakref.finalize(self, fh.close)
+
+    def read(self, name: str):
+        offset, length, crc = self._table[name]
+        self._fh.seek(self._base + offset)
+        raw = self._fh.read(length)
+        if len(raw) != length or zlib.crc32(raw) != crc:
+            raise ValueError("checksum mismatch")
+        return _BuiltinsOnly(io.BytesIO(raw)).load()
+
+
+def _read_cache(path: Path, fingerprint: str) -> tuple[dict, _Sections] | None:
+    """The cached head and a reader for its sections, or None when missing, corrupt (checksum
+    mismatch), stale or unreadable."""
+    fh = None
     try:
-        blob = path.read_bytes()
-        head, digest, payload = blob[: len(_MAGIC)], blob[len(_MAGIC): len(_MAGIC) + 32], blob[len(_MAGIC) + 32:]
-        if head != _MAGIC or hashlib.sha256(payload).digest() != digest:
-            return None
-        data = _BuiltinsOnly(io.BytesIO(payload)).load()
-        if isinstance(data, dict) and data.get("version") == CODE_VERSION and data.get("fingerprint") == fingerprint:
-            return data
+        fh = open(path, "rb")  # noqa: SIM115 - kept open by _Sections for lazy reads
+        start = fh.read(_HEAD)
+        if len(start) != _HEAD or start[: len(_MAGIC)] != _MAGIC:
+            raise ValueError("not a taxonomy graph cache")
+        crc, length = int.from_bytes(start[len(_MAGIC):len(_MAGIC) + 4], "big"), int.from_bytes(start[len(_MAGIC) + 4:], "big")
+        head = fh.read(length)
+        if len(head) != length or zlib.crc32(head) != crc:
+            raise ValueError("damaged head")
+        data = _BuiltinsOnly(io.BytesIO(head)).load()
+        size = os.fstat(fh.fileno()).st_size
+        if not (isinstance(data, dict) and data.get("version") == CODE_VERSION and data.get("fingerprint") == fingerprint
+                and _valid_table(data.get("sections"), size - _HEAD - length)):
+            raise ValueError("stale or malformed")
+        return data, _Sections(fh, _HEAD + length, data.pop("sections"))
     except Exception:  # noqa: BLE001 - any unreadable cache is simply rebuilt
+        if fh is not None:
+            fh.close()
         return None
-    return None
+
+
+def _valid_table(table, room: int) -> bool:
+    """Every lazy section listed, each inside the file."""
+    return (isinstance(table, dict) and all(
+        isinstance(table.get(k), tuple) and len(table[k]) == 3 and all(isinstance(x, int) and x >= 0 for x in table[k])
+        and table[k][0] + table[k][1] <= room for k in LAZY_SECTIONS))
 
 
 def _write_cache(path: Path, data: dict) -> str | None:
@@ -458,10 +674,17 @@ def _write_cache(path: Path, data: dict) -> str | None:
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        payload = pickle.dumps(data, protocol=5)
+        blobs = [pickle.dumps(data[k], protocol=5) for k in LAZY_SECTIONS]
+        table, offset = {}, 0
+        for k, blob in zip(LAZY_SECTIONS, blobs):
+            table[k] = (offset, len(blob), zlib.crc32(blob))
+            offset += len(blob)
+        head = pickle.dumps({**{k: v for k, v in data.items() if k not in LAZY_SECTIONS}, "sections": table}, protocol=5)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".taxonomy-graph-", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
-            fh.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+            fh.write(_frame(head))
+            for blob in blobs:
+                fh.write(blob)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -479,18 +702,35 @@ def load_taxonomy_graph(tset: TaxonomySet, *, cache_dir: Path | None = None, pro
     _recall_fingerprint(tset, directory)
     fp = tset.fingerprint()
     path = cache_path(directory, fp)
-    data = _read_cache(path, fp)
-    if data is not None:
+
+    def rebuild() -> dict:
+        """Build from the packages and rewrite the cache: also what a damaged section found later costs."""
+        graph = build_taxonomy_graph(tset, progress=progress)
+        _remember_fingerprint(tset, directory)
+        problem = _write_cache(path, graph._data)
+        if problem:
+            graph._data["warnings"] = [*graph._data["warnings"], problem]
+        return graph._data
+
+    cached = _read_cache(path, fp)
+    if cached is not None:
         try:
-            return TaxonomyGraph(data, from_cache=True)
+            return TaxonomyGraph(cached[0], from_cache=True, cache_file=path, sections=cached[1], rebuild=rebuild)
         except Exception:  # noqa: BLE001 - a cache from a buggy writer: rebuild rather than crash
             pass
-    graph = build_taxonomy_graph(tset, progress=progress)
-    _remember_fingerprint(tset, directory)
-    problem = _write_cache(path, graph._data)
-    if problem:
-        graph.warnings.append(problem)
-    return graph
+    return TaxonomyGraph(rebuild(), cache_file=path)
+
+
+def taxonomy_fingerprint(tset: TaxonomySet, cache_dir: Path | None = None) -> str:
+    """``tset``'s content fingerprint, recalled from the memo in ``cache_dir`` when its files are
+    unchanged (stat signature), else computed once and remembered."""
+    directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    if not tset.fingerprint_known:
+        _recall_fingerprint(tset, directory)
+        if not tset.fingerprint_known:
+            tset.fingerprint()
+            _remember_fingerprint(tset, directory)
+    return tset.fingerprint()
 
 
 def _memo_path(directory: Path, tset: TaxonomySet) -> Path:

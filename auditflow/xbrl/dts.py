@@ -6,6 +6,7 @@ through a taxonomy package is checked by the caller.
 """
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -48,9 +49,10 @@ class DTSWalker:
             loc, kind, origin = self._queue.pop(0)
             self._visit(loc, kind, origin)
         # Locators may name schemas discovered after the linkbase, so links are read last.
+        memos: dict[str, dict] = {}  # per folder: relative hrefs resolve alike for its documents
         for loc, root in self._linkbase_roots:
             read_links(root, document=loc, locate=lambda h, _l=loc: self._locate(h, _l), resolve=self._resolve,
-                       into=self.dts.linkbases)
+                       into=self.dts.linkbases, memo=memos.setdefault(posixpath.dirname(loc), {}))
         return self.dts
 
     def _enqueue(self, href: str, kind: str, origin: str) -> None:

@@ -39,9 +39,25 @@ def classify(facts: list[Fact]) -> str:
 
 
 def find_duplicates(filing: Filing) -> list[DuplicateSet]:
+    """Groups of facts with the same :func:`fact_alignment_key`. Contexts and units are keyed by
+    content once each (equal contents share a number), so a fact costs one small tuple, not a hash
+    of its whole period and dimensions."""
+    contents: dict[tuple, int] = {}
+    by_context: dict[str, int] = {}
+    by_unit: dict[str | None, int] = {None: -1}
     groups: dict[tuple, list[Fact]] = defaultdict(list)
     for f in filing.facts:
-        groups[fact_alignment_key(filing, f)].append(f)
+        c = by_context.get(f.context_id)
+        if c is None:
+            ctx = filing.contexts[f.context_id]
+            c = by_context[f.context_id] = contents.setdefault(
+                ("context", ctx.entity_scheme, ctx.entity_id, ctx.period, ctx.dimensions), len(contents))
+        u = by_unit.get(f.unit_id)
+        if u is None:
+            unit = filing.units.get(f.unit_id)
+            u = by_unit[f.unit_id] = -1 if unit is None else contents.setdefault(
+                ("unit", unit.numerators, unit.denominators), len(contents))
+        groups[(f.concept, c, u)].append(f)
     out = []
     for key, facts in groups.items():
         if len(facts) > 1:

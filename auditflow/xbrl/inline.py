@@ -33,8 +33,10 @@ from auditflow.xbrl.transforms import apply_transform
 
 IX = "http://www.xbrl.org/2013/inlineXBRL"
 XHTML = "http://www.w3.org/1999/xhtml"
+_XHTML_PREFIX = f"{{{XHTML}}}"
 
 _NON_FRACTION = f"{{{IX}}}nonFraction"
+_XSI_NIL = f"{{{XSI}}}nil"
 _NON_NUMERIC = f"{{{IX}}}nonNumeric"
 _FRACTION = f"{{{IX}}}fraction"
 _CONTINUATION = f"{{{IX}}}continuation"
@@ -142,14 +144,15 @@ def _fact(
     numeric = el.tag == _NON_FRACTION
     if not name or not context or (numeric and not el.get("unitRef")):
         raise _FactProblem("ix-fact", "a fact needs name, contextRef (and unitRef if numeric); fact skipped")
+    nsmap = el.nsmap  # once per fact: it walks every ancestor, and the format needs it too
     try:
-        concept = QName.parse(name, el.nsmap)
+        concept = QName.parse(name, nsmap)
     except ValueError as exc:
         raise _FactProblem("ix-fact", f"{exc}; fact skipped") from None
-    is_nil = el.get(f"{{{XSI}}}nil") in ("true", "1")
+    is_nil = el.get(_XSI_NIL) in ("true", "1")
     value: str | None = None
     if not is_nil:
-        value = _numeric_value(el) if numeric else _non_numeric_value(el, document, continuations, out)
+        value = _numeric_value(el, nsmap) if numeric else _non_numeric_value(el, document, continuations, out, nsmap)
     try:
         decimals = parse_decimals(el.get("decimals"), where=document, line=el.sourceline)
     except MalformedXBRLError as exc:
@@ -169,11 +172,11 @@ def _fact(
     )
 
 
-def _transform(el: etree._Element, text: str) -> str:
+def _transform(el: etree._Element, text: str, nsmap: dict | None = None) -> str:
     """Apply the element's ``format``, turning every failure into a located ix-transform problem."""
     fmt = el.get("format")
     try:
-        return apply_transform(QName.parse(fmt, el.nsmap), text)
+        return apply_transform(QName.parse(fmt, el.nsmap if nsmap is None else nsmap), text)
     except ValueError as exc:  # TransformError, or an undeclared prefix in the format QName
         message = f"cannot read {_short(text)} with format {fmt!r}: {exc}; fact skipped"
         raise _FactProblem("ix-transform", message) from None
@@ -184,10 +187,10 @@ def _short(text: str, limit: int = 80) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-def _numeric_value(el: etree._Element) -> str:
+def _numeric_value(el: etree._Element, nsmap: dict | None = None) -> str:
     """Displayed text -> transform -> x 10**scale -> sign, as a plain decimal string."""
     text = "".join(el.itertext())
-    value = _transform(el, text) if el.get("format") else text.strip()
+    value = _transform(el, text, nsmap) if el.get("format") else text.strip()
     negative = el.get("sign") == "-"
     if value in _SPECIAL_NUMBERS:
         if negative and value != "NaN":
@@ -205,7 +208,8 @@ def _numeric_value(el: etree._Element) -> str:
 
 
 def _non_numeric_value(
-    el: etree._Element, document: str, continuations: dict[str, etree._Element], out: ParsedInstance
+    el: etree._Element, document: str, continuations: dict[str, etree._Element], out: ParsedInstance,
+    nsmap: dict | None = None,
 ) -> str:
     """The fact's content and that of its continuation chain, without ``ix:exclude`` content.
 
@@ -214,7 +218,7 @@ def _non_numeric_value(
     """
     parts = [el, *_chain(el, document, continuations, out)]
     if el.get("format"):
-        return _transform(el, "".join(_text(p) for p in parts))
+        return _transform(el, "".join(_text(p) for p in parts), nsmap)
     if el.get("escape") in ("true", "1"):
         return "".join(_markup(p) for p in parts)
     return "".join(_text(p) for p in parts)
@@ -257,10 +261,13 @@ def _markup(el: etree._Element) -> str:
     work.tail = None
     etree.strip_elements(work, _EXCLUDE, with_tail=False)
     etree.strip_tags(work, f"{{{IX}}}*")
-    for node in work.iter():
-        if isinstance(node.tag, str) and node.tag.startswith(f"{{{XHTML}}}"):
-            node.tag = etree.QName(node).localname
-        if isinstance(node.tag, str) and node.text is None and not len(node) and node.tag not in _VOID:
+    for node in work.iter():  # text blocks can hold thousands of nodes: one tag read per node
+        tag = node.tag
+        if not isinstance(tag, str):
+            continue
+        if tag.startswith(_XHTML_PREFIX):
+            tag = node.tag = tag[len(_XHTML_PREFIX):]
+        if node.text is None and tag not in _VOID and not len(node):
             node.text = ""  # '<td></td>', not '<td/>': browsers read '<td/>' as an unclosed cell
     # A namespace-free wrapper, so that no ancestor's declarations (ix, xbrli...) leak into the markup.
     wrap = etree.Element("wrap")

@@ -87,27 +87,55 @@ def _qname(text: str, el: etree._Element, where: str, warnings: list[Warning_] |
         raise MalformedXBRLError(str(exc), path=where, line=el.sourceline) from None
 
 
+_ENTITY, _IDENTIFIER, _SEGMENT = f"{{{XBRLI}}}entity", f"{{{XBRLI}}}identifier", f"{{{XBRLI}}}segment"
+_PERIOD, _SCENARIO = f"{{{XBRLI}}}period", f"{{{XBRLI}}}scenario"
+_INSTANT, _START, _END, _FOREVER = (f"{{{XBRLI}}}{n}" for n in ("instant", "startDate", "endDate", "forever"))
+_EXPLICIT, _TYPED = f"{{{XBRLDI}}}explicitMember", f"{{{XBRLDI}}}typedMember"
+
+
+def _first_children(el: etree._Element, tags: tuple[str, ...]) -> list:
+    """The first child with each tag (None if absent): ``el.find(tag)`` for several tags in one pass
+    over the children. lxml's ``find`` runs its path engine in Python, a visible cost per context."""
+    found: list = [None] * len(tags)
+    for child in el:
+        tag = child.tag
+        if tag in tags:
+            i = tags.index(tag)
+            if found[i] is None:
+                found[i] = child
+    return found
+
+
 def parse_context(el: etree._Element, where: str) -> Context:
     cid = el.get("id")
     if not cid:
         raise MalformedXBRLError("a context has no id", path=where, line=el.sourceline)
-    ident = el.find(f"{{{XBRLI}}}entity/{{{XBRLI}}}identifier")
+    ident = segment = period_el = scenario = None
+    for child in el:  # entity/identifier and entity/segment: the first found under any entity, as find() does
+        tag = child.tag
+        if tag == _ENTITY:
+            if ident is None or segment is None:
+                i, s = _first_children(child, (_IDENTIFIER, _SEGMENT))
+                ident = ident if ident is not None else i
+                segment = segment if segment is not None else s
+        elif tag == _PERIOD:
+            period_el = child if period_el is None else period_el
+        elif tag == _SCENARIO:
+            scenario = child if scenario is None else scenario
     if ident is None:
         raise MalformedXBRLError(f"context {cid!r} has no entity identifier", path=where, line=el.sourceline)
-    period_el = el.find(f"{{{XBRLI}}}period")
     if period_el is None:
         raise MalformedXBRLError(f"context {cid!r} has no period", path=where, line=el.sourceline)
     period = _parse_period(period_el, cid, where)
     dims: dict[QName, object] = {}
-    for container in (el.find(f"{{{XBRLI}}}entity/{{{XBRLI}}}segment"), el.find(f"{{{XBRLI}}}scenario")):
+    for container in (segment, scenario):
         if container is None:
             continue
         for m in container:
-            if not isinstance(m.tag, str):
-                continue
-            if m.tag == f"{{{XBRLDI}}}explicitMember":
+            tag = m.tag
+            if tag == _EXPLICIT:
                 dims[_qname(m.get("dimension", ""), m, where)] = _qname(m.text or "", m, where)
-            elif m.tag == f"{{{XBRLDI}}}typedMember":
+            elif tag == _TYPED:
                 text = "".join(m.itertext()).strip()
                 children = [c for c in m if isinstance(c.tag, str)]
                 if children:
@@ -118,24 +146,22 @@ def parse_context(el: etree._Element, where: str) -> Context:
         entity_scheme=(ident.get("scheme") or "").strip(),
         entity_id=(ident.text or "").strip(),
         period=period,
-        dimensions=tuple(sorted(dims.items(), key=lambda kv: kv[0].clark())),  # type: ignore[arg-type]
+        dimensions=tuple(sorted(dims.items(), key=lambda kv: kv[0].clark())) if dims else (),  # type: ignore[arg-type]
         line=el.sourceline,
     )
 
 
 def _parse_period(p: etree._Element, cid: str, where: str) -> Period:
     line = p.sourceline
-    inst = p.find(f"{{{XBRLI}}}instant")
+    inst, start, end, forever = _first_children(p, (_INSTANT, _START, _END, _FOREVER))
     if inst is not None:
         return Period(None, parse_date(inst.text or "", end=True, where=where, line=line))
-    start = p.find(f"{{{XBRLI}}}startDate")
-    end = p.find(f"{{{XBRLI}}}endDate")
     if start is not None and end is not None:
         return Period(
             parse_date(start.text or "", end=False, where=where, line=line),
             parse_date(end.text or "", end=True, where=where, line=line),
         )
-    if p.find(f"{{{XBRLI}}}forever") is not None:
+    if forever is not None:
         return Period(None, None, forever=True)
     raise MalformedXBRLError(f"context {cid!r} has an incomplete period", path=where, line=line)
 
@@ -159,6 +185,11 @@ def parse_unit(el: etree._Element, where: str, warnings: list[Warning_] | None =
     )
 
 
+_CONTEXT, _UNIT = f"{{{XBRLI}}}context", f"{{{XBRLI}}}unit"
+_SCHEMA_REF, _LINKBASE_REF, _XL_HREF = f"{{{LINK}}}schemaRef", f"{{{LINK}}}linkbaseRef", f"{{{XLINK}}}href"
+_XSI_NIL = f"{{{XSI}}}nil"
+
+
 def parse_instance(root: etree._Element, *, document: str) -> ParsedInstance:
     """Read an ``xbrli:xbrl`` root element.
 
@@ -172,54 +203,62 @@ def parse_instance(root: etree._Element, *, document: str) -> ParsedInstance:
         tag = el.tag
         if not isinstance(tag, str):
             continue
-        if tag == f"{{{XBRLI}}}context":
+        if tag == _CONTEXT:
             c = parse_context(el, document)
             out.contexts[c.id] = c
-        elif tag == f"{{{XBRLI}}}unit":
+        elif tag == _UNIT:
             u = parse_unit(el, document, out.warnings)
             out.units[u.id] = u
-        elif tag == f"{{{LINK}}}schemaRef":
-            out.schema_refs.append(el.get(f"{{{XLINK}}}href", ""))
-        elif tag == f"{{{LINK}}}linkbaseRef":
-            out.linkbase_refs.append(el.get(f"{{{XLINK}}}href", ""))
-        elif etree.QName(tag).namespace not in _NON_FACT_NS:
+        elif tag == _SCHEMA_REF:
+            out.schema_refs.append(el.get(_XL_HREF, ""))
+        elif tag == _LINKBASE_REF:
+            out.linkbase_refs.append(el.get(_XL_HREF, ""))
+        elif tag[1:].partition("}")[0] not in _NON_FACT_NS:
             fact_els.append(el)
+    reader = _FactReader(out, document)
     for el in fact_els:
-        _collect_fact(el, out, document)
+        reader.collect(el)
     return out
 
 
-def _collect_fact(el: etree._Element, out: ParsedInstance, document: str) -> None:
-    """Add an item fact; tuples are flattened into their item facts (no tuple semantics needed)."""
-    ctx = el.get("contextRef")
-    if ctx is None:
-        for child in el:
-            if isinstance(child.tag, str):
-                _collect_fact(child, out, document)
-        return
-    q = etree.QName(el.tag)
-    prefix = el.prefix
-    is_nil = el.get(f"{{{XSI}}}nil") in ("true", "1")
-    unit = el.get("unitRef")
-    value: str | None
-    if is_nil:
-        value = None
-    elif unit is not None:
-        value = (el.text or "").strip()
-    else:
-        value = "".join(el.itertext()) if len(el) else (el.text or "")
-    out.facts.append(
-        Fact(
-            concept=QName(q.namespace or "", q.localname, prefix),
-            context_id=ctx,
-            value=value,
-            unit_id=unit,
-            decimals=parse_decimals(el.get("decimals"), where=document, line=el.sourceline),
-            precision=el.get("precision"),
-            id=el.get("id"),
-            is_nil=is_nil,
-            document=document,
-            line=el.sourceline,
-            index=len(out.facts),
-        )
-    )
+class _FactReader:
+    """Turns fact elements into :class:`Fact` objects. The concept QName of each (tag, prefix) and
+    each decimals text are built once per document: a filing repeats a few hundred of each over
+    thousands of facts."""
+
+    def __init__(self, out: ParsedInstance, document: str) -> None:
+        self.out, self.document = out, document
+        self._concepts: dict[tuple[str, str | None], QName] = {}
+        self._decimals: dict[str | None, Decimals] = {None: None}
+
+    def collect(self, el: etree._Element) -> None:
+        """Add an item fact; tuples are flattened into their item facts (no tuple semantics needed)."""
+        get = el.get
+        ctx = get("contextRef")
+        if ctx is None:
+            for child in el:
+                if isinstance(child.tag, str):
+                    self.collect(child)
+            return
+        key = (el.tag, el.prefix)
+        concept = self._concepts.get(key)
+        if concept is None:
+            q = etree.QName(key[0])
+            concept = self._concepts[key] = QName(q.namespace or "", q.localname, key[1])
+        is_nil = get(_XSI_NIL) in ("true", "1")
+        unit = get("unitRef")
+        value: str | None
+        if is_nil:
+            value = None
+        elif unit is not None:
+            value = (el.text or "").strip()
+        else:
+            value = "".join(el.itertext()) if len(el) else (el.text or "")
+        raw = get("decimals")
+        line = el.sourceline
+        decimals = self._decimals.get(raw, self._decimals)
+        if decimals is self._decimals:
+            decimals = self._decimals[raw] = parse_decimals(raw, where=self.document, line=line)
+        facts = self.out.facts
+        facts.append(Fact(concept, ctx, value, unit, decimals, get("precision"), get("id"), is_nil, self.document, line,
+                          len(facts)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from lxml import etree
 
@@ -33,9 +33,9 @@ _ARC_TAGS = {f"{{{LINK}}}calculationArc", f"{{{LINK}}}definitionArc", f"{{{LINK}
 LocatorResolver = Callable[[str, str], "QName | None"]
 
 
-@dataclass(frozen=True, slots=True)
-class RawArc:
-    """An arc as declared, before prohibition/override; ``priority``/``use`` decide its fate."""
+class RawArc(NamedTuple):
+    """An arc as declared, before prohibition/override; ``priority``/``use`` decide its fate.
+    (A named tuple: one is built per declared arc, and a tuple is the cheapest immutable record.)"""
 
     arc: Arc
     priority: int
@@ -58,6 +58,18 @@ def _decimal(text: str | None, default: Decimal | None) -> Decimal | None:
         return default
 
 
+# Attribute and tag names, spelled once: building them per element was a visible cost on big linkbases.
+_XL_LABEL, _XL_HREF, _XL_ROLE = f"{{{XLINK}}}label", f"{{{XLINK}}}href", f"{{{XLINK}}}role"
+_XL_FROM, _XL_TO, _XL_ARCROLE = f"{{{XLINK}}}from", f"{{{XLINK}}}to", f"{{{XLINK}}}arcrole"
+_DT_CLOSED, _DT_USABLE = f"{{{XBRLDT}}}closed", f"{{{XBRLDT}}}usable"
+_DT_TARGET_ROLE, _DT_CONTEXT = f"{{{XBRLDT}}}targetRole", f"{{{XBRLDT}}}contextElement"
+_LOC, _LABEL, _LABEL_LINK = f"{{{LINK}}}loc", f"{{{LINK}}}label", f"{{{LINK}}}labelLink"
+_LABEL_ARC = f"{{{LINK}}}labelArc"
+_ANY_ARC = frozenset((*_ARC_TAGS, _LABEL_ARC))
+_ONE = Decimal(1)
+_MISSING = object()
+
+
 def read_links(
     root: etree._Element,
     *,
@@ -65,124 +77,125 @@ def read_links(
     locate: Callable[[str], tuple[str, str]],
     resolve: LocatorResolver,
     into: LinkbaseContent | None = None,
+    memo: dict[str, QName | None] | None = None,
 ) -> LinkbaseContent:
     """Collect every extended link under ``root`` (a linkbase or a schema with embedded linkbases).
 
     ``locate(href)`` turns a locator href into (schema location, fragment); ``resolve`` maps that to a
-    concept. Locators that resolve nowhere are listed, not fatal: their arcs are dropped.
+    concept. Locators that resolve nowhere are listed, not fatal: their arcs are dropped. Both are
+    asked once per distinct href (a concept's locator is repeated in every link that uses it);
+    ``memo`` (href -> concept) may be shared by documents in one folder, whose relative hrefs resolve
+    alike; ``#fragment`` hrefs (into the document itself) are never taken from or put into it.
     """
     out = into if into is not None else LinkbaseContent()
-    for link in root.iter(*_LINK_KINDS, f"{{{LINK}}}labelLink"):
+    shared = memo if memo is not None else {}
+    own: dict[str, QName | None] = {}  # "#fragment" hrefs name this very document: never shared
+    numbers: dict = {}
+    unresolved = out.unresolved_locators
+    for link in root.iter(*_LINK_KINDS, _LABEL_LINK):
         locs: dict[str, list[QName]] = defaultdict(list)
         resources: dict[str, list[etree._Element]] = defaultdict(list)
         arcs: list[etree._Element] = []
         for el in link:
-            if not isinstance(el.tag, str):
-                continue
-            xl = el.get(f"{{{XLINK}}}label")
-            if el.tag == f"{{{LINK}}}loc":
-                href = el.get(f"{{{XLINK}}}href", "")
-                schema_loc, frag = locate(href)
-                q = resolve(schema_loc, frag)
+            tag = el.tag
+            if tag == _LOC:
+                href = el.get(_XL_HREF, "")
+                concept_of = own if href.startswith("#") else shared
+                q = concept_of.get(href, _MISSING)
+                if q is _MISSING:
+                    q = concept_of[href] = resolve(*locate(href))
                 if q is None:
-                    out.unresolved_locators.append(href)
+                    unresolved.append(href)
                     continue
-                locs[xl or ""].append(q)
-            elif el.tag == f"{{{LINK}}}label":
-                resources[xl or ""].append(el)
-            elif el.tag in _ARC_TAGS or el.tag == f"{{{LINK}}}labelArc":
+                locs[el.get(_XL_LABEL) or ""].append(q)
+            elif tag == _LABEL:
+                resources[el.get(_XL_LABEL) or ""].append(el)
+            elif tag in _ANY_ARC:
                 arcs.append(el)
-        role = link.get(f"{{{XLINK}}}role", "")
-        if link.tag == f"{{{LINK}}}labelLink":
+        if link.tag == _LABEL_LINK:
             _read_labels(arcs, locs, resources, out)
         else:
-            _read_arcs(_LINK_KINDS[link.tag], role, arcs, locs, document, out)
+            _read_arcs(_LINK_KINDS[link.tag], link.get(_XL_ROLE, ""), arcs, locs, document, out, numbers)
     return out
 
 
-def _read_arcs(kind: str, role: str, arcs, locs, document: str, out: LinkbaseContent) -> None:
+def _number(numbers: dict, text: str | None, default: Decimal | None) -> Decimal | None:
+    """``_decimal`` memoised per linkbase: a few distinct order/weight texts recur thousands of times."""
+    key = (text, default)
+    d = numbers.get(key, _MISSING)
+    if d is _MISSING:
+        d = numbers[key] = _decimal(text, default)
+    return d
+
+
+def _read_arcs(kind: str, role: str, arcs, locs, document: str, out: LinkbaseContent, numbers: dict | None = None) -> None:
+    numbers = {} if numbers is None else numbers
+    append = out.arcs.append
     for a in arcs:
-        sources = locs.get(a.get(f"{{{XLINK}}}from", ""), [])
-        targets = locs.get(a.get(f"{{{XLINK}}}to", ""), [])
+        attrs = dict(a.items())  # one call for all attributes: cheaper than a dozen get()s
+        get = attrs.get
+        sources = locs.get(get(_XL_FROM, ""))
+        targets = locs.get(get(_XL_TO, ""))
         if not sources or not targets:
             continue
-        arcrole = a.get(f"{{{XLINK}}}arcrole", "")
-        closed = a.get(f"{{{XBRLDT}}}closed")
-        usable = a.get(f"{{{XBRLDT}}}usable")
-        common = dict(
-            kind=kind,
-            arcrole=arcrole,
-            role=role,
-            order=_decimal(a.get("order"), Decimal(1)),
-            weight=_decimal(a.get("weight"), None),
-            preferred_label=a.get("preferredLabel"),
-            target_role=a.get(f"{{{XBRLDT}}}targetRole"),
-            closed=None if closed is None else closed in ("true", "1"),
-            context_element=a.get(f"{{{XBRLDT}}}contextElement"),
-            usable=usable not in ("false", "0"),
-            document=document,
-        )
+        closed = get(_DT_CLOSED)
+        usable = get(_DT_USABLE)
+        arcrole = get(_XL_ARCROLE, "")
+        order = _number(numbers, get("order"), _ONE)
+        weight = _number(numbers, get("weight"), None)
+        preferred_label = get("preferredLabel")
+        target_role = get(_DT_TARGET_ROLE)
+        closed = None if closed is None else closed in ("true", "1")
+        context_element = get(_DT_CONTEXT)
+        usable = usable not in ("false", "0")
         try:
-            priority = int(a.get("priority", "0"))
+            priority = int(get("priority", "0"))
         except ValueError:
             priority = 0
-        prohibited = a.get("use") == "prohibited"
+        prohibited = get("use") == "prohibited"
         for s in sources:
             for t in targets:
-                out.arcs.append(RawArc(Arc(source=s, target=t, **common), priority, prohibited))
+                append(RawArc(Arc(kind, arcrole, role, s, t, order, weight, preferred_label, target_role, closed,
+                                  context_element, usable, document), priority, prohibited))
 
 
 def _read_labels(arcs, locs, resources, out: LinkbaseContent) -> None:
+    append = out.labels.append
+    texts: dict = {}  # resource element -> (role, lang, normalised text): built once per resource
     for a in arcs:
-        if a.get("use") == "prohibited":
+        attrs = dict(a.items())
+        if attrs.get("use") == "prohibited":
             continue
-        for q in locs.get(a.get(f"{{{XLINK}}}from", ""), []):
-            for res in resources.get(a.get(f"{{{XLINK}}}to", ""), []):
-                out.labels.append(
-                    Label(
-                        concept=q,
-                        role=res.get(f"{{{XLINK}}}role", "http://www.xbrl.org/2003/role/label"),
-                        lang=res.get(XML_LANG, ""),
-                        text=" ".join("".join(res.itertext()).split()),
-                    )
-                )
-
-
-def _equivalence_key(arc: Arc) -> tuple:
-    """Arcs are equivalent when they join the same concepts in the same network with the same
-    non-exempt attributes; order, weight and the dimension attributes are among those attributes."""
-    return (
-        arc.kind, arc.arcrole, arc.role, arc.source, arc.target, arc.order, arc.weight,
-        arc.preferred_label, arc.target_role, arc.closed, arc.context_element, arc.usable,
-    )
-
-
-def _prohibition_key(arc: Arc) -> tuple:
-    # Prohibiting arcs often omit weight/order details; match on the relationship itself.
-    return (arc.kind, arc.arcrole, arc.role, arc.source, arc.target)
+        concepts = locs.get(attrs.get(_XL_FROM, ""))
+        if not concepts:
+            continue
+        found = []
+        for res in resources.get(attrs.get(_XL_TO, ""), ()):
+            parts = texts.get(res)
+            if parts is None:
+                text = "".join(res.itertext()) if len(res) else (res.text or "")  # most labels are one text node
+                parts = texts[res] = (res.get(_XL_ROLE, "http://www.xbrl.org/2003/role/label"), res.get(XML_LANG, ""),
+                                      " ".join(text.split()))
+            found.append(parts)
+        for q in concepts:
+            for role, lang, text in found:
+                append(Label(q, role, lang, text))
 
 
 def effective_arcs(raw: Iterable[RawArc]) -> list[Arc]:
     """Apply prohibition and override: per relationship, the highest priority wins; a winning
-    prohibition removes the relationship. Duplicated declarations collapse to one arc."""
-    best: dict[tuple, tuple[int, bool, Arc]] = {}
-    order: list[tuple] = []
+    prohibition removes the relationship. Duplicated declarations collapse to one arc.
+
+    One arc survives per relationship (kind, arcrole, role, source, target), in the order the
+    relationships were first declared. (Equivalent arcs in the XBRL 2.1 sense always share that key,
+    so no second de-duplication by equivalence is needed: it could never remove anything.)
+    """
+    best: dict[tuple, RawArc] = {}
     for r in raw:
-        k = _prohibition_key(r.arc)
+        a = r.arc
+        # Prohibiting arcs often omit weight/order details: match on the relationship itself.
+        k = (a.kind, a.arcrole, a.role, a.source, a.target)
         cur = best.get(k)
-        if cur is None:
-            order.append(k)
-        if cur is None or r.priority > cur[0] or (r.priority == cur[0] and r.prohibited and not cur[1]):
-            best[k] = (r.priority, r.prohibited, r.arc)
-    seen: set[tuple] = set()
-    out: list[Arc] = []
-    for k in order:
-        _, prohibited, arc = best[k]
-        if prohibited:
-            continue
-        ek = _equivalence_key(arc)
-        if ek in seen:
-            continue
-        seen.add(ek)
-        out.append(arc)
-    return out
+        if cur is None or r.priority > cur.priority or (r.priority == cur.priority and r.prohibited and not cur.prohibited):
+            best[k] = r  # a replaced key keeps its first position
+    return [r.arc for r in best.values() if not r.prohibited]

@@ -6,6 +6,7 @@ offline): the first raises a typed error, the second becomes a recorded warning.
 """
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Callable
@@ -26,17 +27,19 @@ from auditflow.xbrl.source import PackageSource
 ExternalResolver = Callable[[str, str], "QName | None"]
 
 
-def load_filing(path: str | Path, *, external_resolver: ExternalResolver | None = None) -> Filing:
+def load_filing(path: str | Path, *, external_resolver: ExternalResolver | None = None, observe: object | None = None) -> Filing:
     """Read a filing given as a folder, a zip, an instance ``.xml`` or an inline ``.htm``.
 
     ``external_resolver(url, fragment)`` names concepts behind locators into standard taxonomies when
     their schemas are available (a :class:`TaxonomySet` provides one); without it the FASB/SEC id
-    convention is used.
+    convention is used. ``observe`` is told which files were read (see
+    :mod:`auditflow.xbrl.filing_cache`).
 
     :raises InputError: missing or unreadable files, hostile XML or archives.
     :raises MalformedXBRLError: XBRL too broken to audit (e.g. a fact whose context is missing).
     """
     src = PackageSource.open(path)
+    src.observe = observe
     try:
         entry = find_entry_documents(src)
         parsed = _parse_entry(src, entry.kind, entry.locations)
@@ -124,32 +127,49 @@ def _take_instance(filing: Filing, parsed: ParsedInstance) -> None:
     filing.facts = facts
 
 
-def _normalise_number(f: Fact) -> Fact:
-    try:
-        d = Decimal(f.value or "")
-    except InvalidOperation:
-        raise MalformedXBRLError(
-            f"numeric fact {f.concept} ({f.id or 'no id'}) has the non-numeric value {f.value!r}",
-            path=f.document, line=f.line,
-        ) from None
-    text = plain_decimal(d)
-    if text == f.value:
-        return f
-    from dataclasses import replace
+# The common spellings of a reported number (optional minus, no leading zeros, optional fraction),
+# normalised by string surgery exactly as plain_decimal would: "25871.0" -> "25871", "-0.50" -> "-0.5",
+# "-0" -> "0". Anything else (exponents, "+", leading zeros, garbage) takes the Decimal path.
+_SIMPLE_NUMBER = re.compile(r"(-?)(0|[1-9][0-9]*)(?:\.([0-9]*?)0*)?")
 
-    return replace(f, value=text)
+
+def _normalise_number(f: Fact) -> Fact:
+    m = _SIMPLE_NUMBER.fullmatch(f.value) if f.value else None
+    if m is not None:
+        sign, whole, frac = m.groups()
+        text = f"{whole}.{frac}" if frac else whole
+        if sign and text != "0":
+            text = "-" + text
+    else:
+        try:
+            d = Decimal(f.value or "")
+        except InvalidOperation:
+            raise MalformedXBRLError(
+                f"numeric fact {f.concept} ({f.id or 'no id'}) has the non-numeric value {f.value!r}",
+                path=f.document, line=f.line,
+            ) from None
+        text = plain_decimal(d)
+    return f if text == f.value else with_value(f, text)
+
+
+def with_value(f: Fact, value: str | None) -> Fact:
+    """``dataclasses.replace(f, value=value)`` without its per-call field introspection, which cost
+    more than reading the fact (tests/test_load_speedups.py checks it stays equal to ``replace``)."""
+    return Fact(f.concept, f.context_id, value, f.unit_id, f.decimals, f.precision, f.id, f.is_nil, f.document, f.line,
+                f.index)
 
 
 def _fill_concepts(filing: Filing) -> None:
     """Make every concept used by a fact or an arc known, inferring period type from contexts."""
+    contexts = filing.contexts
     period_types: dict[QName, str] = {}
     for f in filing.facts:
-        ctx = filing.contexts[f.context_id]
-        period_types.setdefault(f.concept, "instant" if ctx.period.is_instant else "duration")
-    used = set(period_types)
+        if f.concept not in period_types:
+            period_types[f.concept] = "instant" if contexts[f.context_id].period.is_instant else "duration"
+    used = dict.fromkeys(period_types)
     for a in filing.arcs:
-        used.add(a.source)
-        used.add(a.target)
+        used[a.source] = used[a.target] = None
+    concepts = filing.concepts
     for q in used:
-        if q not in filing.concepts:
-            filing.concepts[q] = Concept(qname=q, period_type=period_types.get(q), source="fact" if q in period_types else "locator")
+        if q not in concepts:
+            concepts[q] = Concept(qname=q, period_type=period_types.get(q), source="fact" if q in period_types else "locator")

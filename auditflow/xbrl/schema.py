@@ -12,6 +12,11 @@ XSD = "http://www.w3.org/2001/XMLSchema"
 XBRLI = "http://www.xbrl.org/2003/instance"
 LINK = "http://www.xbrl.org/2003/linkbase"
 XLINK = "http://www.w3.org/1999/xlink"
+_ELEMENT, _IMPORT, _ANNOTATION, _APPINFO = (f"{{{XSD}}}{n}" for n in ("element", "import", "annotation", "appinfo"))
+_LINKBASE_REF, _ROLE_TYPE, _DEFINITION, _USED_ON, _LINKBASE = (
+    f"{{{LINK}}}{n}" for n in ("linkbaseRef", "roleType", "definition", "usedOn", "linkbase"))
+_XL_HREF = f"{{{XLINK}}}href"
+_BALANCE, _PERIOD_TYPE = f"{{{XBRLI}}}balance", f"{{{XBRLI}}}periodType"
 
 
 @dataclass
@@ -26,11 +31,13 @@ class SchemaInfo:
     has_embedded_linkbases: bool = False
 
 
-def _clark(text: str | None, el: etree._Element) -> str | None:
+def _clark(text: str | None, el: etree._Element, nsmap: dict | None = None) -> str | None:
+    """``text`` (a QName) in clark notation, resolved against ``el``'s namespaces (or ``nsmap``, when the
+    caller already has them: building an element's namespace map walks all its ancestors)."""
     if not text:
         return None
     try:
-        return QName.parse(text, el.nsmap).clark()
+        return QName.parse(text, el.nsmap if nsmap is None else nsmap).clark()
     except ValueError:
         return text
 
@@ -41,45 +48,47 @@ def read_schema(root: etree._Element, *, location: str) -> SchemaInfo:
     info = SchemaInfo(location=location, target_namespace=tns)
     prefix = next((p for p, ns in root.nsmap.items() if ns == tns and p), None)
     for el in root:
-        if not isinstance(el.tag, str):
-            continue
-        if el.tag == f"{{{XSD}}}element":
+        tag = el.tag
+        if tag == _ELEMENT:
             name = el.get("name")
             if not name:
                 continue
+            dtype, group = el.get("type"), el.get("substitutionGroup")
+            nsmap = el.nsmap if dtype or group else None
             c = Concept(
                 qname=QName(tns, name, prefix),
                 id=el.get("id"),
-                balance=el.get(f"{{{XBRLI}}}balance"),
-                period_type=el.get(f"{{{XBRLI}}}periodType"),
-                data_type=_clark(el.get("type"), el),
+                balance=el.get(_BALANCE),
+                period_type=el.get(_PERIOD_TYPE),
+                data_type=_clark(dtype, el, nsmap),
                 abstract=el.get("abstract") in ("true", "1"),
-                substitution_group=_clark(el.get("substitutionGroup"), el),
+                substitution_group=_clark(group, el, nsmap),
                 nillable=el.get("nillable") in ("true", "1"),
             )
             info.by_name[name] = c
             if c.id:
                 info.concepts[c.id] = c
-        elif el.tag == f"{{{XSD}}}import":
+        elif tag == _IMPORT:
             info.imports.append((el.get("namespace", ""), el.get("schemaLocation", "")))
-        elif el.tag == f"{{{XSD}}}annotation":
+        elif tag == _ANNOTATION:
             _read_appinfo(el, info)
     return info
 
 
 def _read_appinfo(annotation: etree._Element, info: SchemaInfo) -> None:
-    for app in annotation.iter(f"{{{XSD}}}appinfo"):
+    for app in annotation.iter(_APPINFO):
         for el in app:
-            if not isinstance(el.tag, str):
-                continue
-            if el.tag == f"{{{LINK}}}linkbaseRef":
-                info.linkbase_refs.append(el.get(f"{{{XLINK}}}href", ""))
-            elif el.tag == f"{{{LINK}}}roleType":
+            tag = el.tag
+            if tag == _LINKBASE_REF:
+                info.linkbase_refs.append(el.get(_XL_HREF, ""))
+            elif tag == _ROLE_TYPE:
                 uri = el.get("roleURI", "")
-                d = el.find(f"{{{LINK}}}definition")
-                used = tuple(
-                    (_clark(u.text.strip(), u) or "") for u in el.findall(f"{{{LINK}}}usedOn") if u.text
-                )
-                info.roles[uri] = RoleType(uri, " ".join((d.text or "").split()) if d is not None else "", used)
-            elif el.tag == f"{{{LINK}}}linkbase":
+                d, used = None, []
+                for c in el:  # one pass instead of find()/findall(), whose path engine runs in Python
+                    if c.tag == _DEFINITION:
+                        d = c if d is None else d
+                    elif c.tag == _USED_ON and c.text:
+                        used.append(_clark(c.text.strip(), c) or "")
+                info.roles[uri] = RoleType(uri, " ".join((d.text or "").split()) if d is not None else "", tuple(used))
+            elif tag == _LINKBASE:
                 info.has_embedded_linkbases = True

@@ -25,6 +25,8 @@ class PackageSource:
     root: Path
     _zips: dict[str, zipfile.ZipFile] = field(default_factory=dict, repr=False)
     _names: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)  # checked once per archive
+    # Told of every real file read and of the folder listing: the filing cache keys its entries by them.
+    observe: object | None = field(default=None, repr=False)
 
     @classmethod
     def open(cls, path: str | Path) -> "PackageSource":
@@ -49,7 +51,10 @@ class PackageSource:
         for f in sorted(base.rglob("*")) if self.root.is_dir() else [self.root]:
             if f.is_file():
                 out.append(f.relative_to(base).as_posix())
-        return sorted(out)
+        out.sort()
+        if self.observe is not None:
+            self.observe.listed(out)
+        return out
 
     def resolve(self, href: str, relative_to: str) -> str:
         """Join an href found in ``relative_to`` into a package location, refusing escapes."""
@@ -78,7 +83,10 @@ class PackageSource:
                 return self._read_in_zip(self._zip(zip_loc), zip_loc, "/".join(parts[i + 1 :]))
         p = self.base_dir / loc
         try:
-            return p.read_bytes()
+            data = p.read_bytes()
+            if self.observe is not None:
+                self.observe.read_file(p, data)
+            return data
         except FileNotFoundError:
             raise InputError("file not found (referenced by the filing)", path=str(p)) from None
         except OSError as exc:
@@ -114,7 +122,12 @@ class PackageSource:
         if z is None:
             path = self.root if (self.root.is_file() and zip_loc == self.root.name) else self.base_dir / zip_loc
             try:
-                z = zipfile.ZipFile(path)
+                if self.observe is not None:  # hashed as read, so the record matches what the load saw
+                    data = path.read_bytes()
+                    self.observe.read_file(path, data)
+                    z = zipfile.ZipFile(io.BytesIO(data))
+                else:
+                    z = zipfile.ZipFile(path)
             except FileNotFoundError:
                 raise InputError("archive not found (referenced by the filing)", path=str(path)) from None
             except zipfile.BadZipFile:
