@@ -16,8 +16,8 @@ from auditflow.env.tools import CHECKS
 # The reporting rule, beside the data it applies to: the 1.5B model followed it from the system
 # prompt only some of the time (it decided by the last checker's outcome instead).
 HOW_TO_REPORT = ("violations_found not empty: decision violation, triggered_rules = their codes, reported_value and "
-                 "expected_value from the first. violations_found empty: decision consistent, triggered_rules [], "
-                 "reported_value = expected_value = F1_value (unable_to_verify only if every checker said not_applicable).")
+                 "expected_value from the first. Else consistent_found not empty: decision consistent, triggered_rules [], "
+                 "reported_value = expected_value = F1_value. Both empty: decision unable_to_verify, expected_value null.")
 
 KEEP_WHEN_NULL = frozenset({"code", "reported", "expected", "queried_fact"})  # "null" is itself the answer
 DROP = frozenset({"statement", "labels"})  # a role's long title; labels beside the standard label
@@ -50,9 +50,11 @@ def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus:
     While tools are still required, ``next_call`` names the first of them, ready to copy (the
     prototype in docs/local-llm.md: a small model copies a call reliably, picks among a dozen tools
     poorly, and reaches for final_report as soon as it has seen one violation). Once nothing is
-    required, ``next_call`` is final_report and ``violations_found`` lists the violations every
-    checker of this conversation returned (code, reported, expected), with F1's value beside them:
-    a small model otherwise copies from whichever result came last. The checkers decide; the
+    required, ``next_call`` is final_report, ``violations_found`` lists the violations every checker
+    of this conversation returned (code, reported, expected) and ``consistent_found`` the rules whose
+    checker passed F1, with F1's value beside them: a small model otherwise decides by whichever
+    result came last (a last "not_applicable" made it write unable_to_verify beside a passed check,
+    and the Senior then sent both juniors round again). The checkers decide; the
     auditor chose where to look.
     """
     view = model_view(obs)
@@ -65,11 +67,17 @@ def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus:
         view["next_call"] = {"name": tool, "arguments": args}
         return view
     found: dict[str, dict[str, Any]] = {}
+    passed: set[str] = set()
     for step in transcript:
         out = step.get("observation") or {}
-        if step.get("tool") in CHECKS and out.get("outcome") == "violation" and out.get("code"):
+        if step.get("tool") not in CHECKS:
+            continue
+        if out.get("outcome") == "violation" and out.get("code"):
             found[out["code"]] = {k: out.get(k) for k in ("code", "reported", "expected")}
+        elif out.get("outcome") == "consistent" and out.get("rule"):
+            passed.add(str(out["rule"]))
     view["violations_found"] = [found[c] for c in sorted(found)]
+    view["consistent_found"] = sorted(passed)
     if focus:
         view["F1_value"] = focus.get("value")
     view["next_call"] = {"name": "final_report"}

@@ -18,10 +18,10 @@ TASK = (
     "(instant) or YYYY-MM-DD..YYYY-MM-DD (duration). Every tool result lists still_required: call those tools "
     "one at a time (arguments {\"fact\": \"F1\"}), then final_report. A checker returns outcome (violation, "
     "consistent or not_applicable), code, reported and expected. Copy, do not compute. The last result lists "
-    "violations_found: if it has any, decision violation, triggered_rules their codes (each once), "
-    "reported_value and expected_value copied from the first. If violations_found is [] and a checker said "
-    "consistent: decision consistent, triggered_rules [], reported_value and expected_value both F1_value. "
-    "If every checker said not_applicable: decision unable_to_verify."
+    "violations_found and consistent_found: if violations_found has any, decision violation, triggered_rules "
+    "their codes (each once), reported_value and expected_value copied from the first. Else if "
+    "consistent_found has any: decision consistent, triggered_rules [], reported_value and expected_value both "
+    "F1_value. If both are []: decision unable_to_verify, expected_value null."
 )
 
 ROLE = {

@@ -32,7 +32,8 @@ def agree(r1, r2) -> bool:
 
 def coherent(report) -> bool:
     """Whether a report agrees with itself: a violation names its rules and two different values, a
-    consistent decision names none and one value twice, unable_to_verify names no rule.
+    consistent decision names none and one value twice, unable_to_verify names no rule and no
+    expected value.
 
     When only one of two disagreeing reports contradicts itself (the small local model writes
     "unable_to_verify" beside the violation it has just copied), that one is sent back and the
@@ -43,7 +44,7 @@ def coherent(report) -> bool:
         return bool(rules) and not (rep is not None and exp is not None and rep == exp)
     if report.decision == "consistent":
         return not rules and rep is not None and _same(rep, exp)
-    return not rules
+    return not rules and exp is None  # an expected value is something verified
 
 
 def diagnose(r1, r2) -> tuple[str, str]:

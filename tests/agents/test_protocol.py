@@ -219,6 +219,8 @@ def test_two_coherent_reports_that_disagree_are_both_sent_back(audit):
     ("consistent", (CALC,), 226150000, 226150000, False),
     ("consistent", (), 226150000, 216150000, False),
     ("unable_to_verify", (), None, None, True),
+    ("unable_to_verify", (), 226150000, None, True),
+    ("unable_to_verify", (), 226150000, 226150000, False),  # it verified what it says it could not
     ("unable_to_verify", (CALC,), 226150000, 216150000, False),  # the 1.5B model's favourite slip
 ])
 def test_a_report_is_coherent_when_its_parts_agree(decision, rules, reported, expected, ok):
