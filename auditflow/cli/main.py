@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     from auditflow.cli.eval_cmd import add_eval_parser
 
     add_eval_parser(sub)
+    from auditflow.llm.cache_cmd import add_cache_parser
+
+    add_cache_parser(sub)
     return parser
 
 
@@ -83,6 +86,10 @@ def main(argv: list[str] | None = None) -> int:
             from auditflow.cli.eval_cmd import run_eval_cmd
 
             return run_eval_cmd(args)
+        if args.command == "cache":
+            from auditflow.llm.cache_cmd import run_cache
+
+            return run_cache(args)
     except AuditflowError as exc:
         print(f"auditflow: error: {exc}", file=sys.stderr)
         return EXIT_ERROR

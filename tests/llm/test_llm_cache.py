@@ -331,6 +331,10 @@ def test_the_cache_command_prunes_with_the_union_of_used_keys(tmp_path, capsys):
     assert "removed 1 unused" in capsys.readouterr().out
     assert main(["cache", "stats", str(cache_dir)]) == 0
     assert json.loads(capsys.readouterr().out)["auditors"]["entries"] == 2
+    from auditflow.cli.main import main as auditflow_main  # the same command, mounted in the CLI
+
+    assert auditflow_main(["cache", "stats", str(cache_dir)]) == 0
+    assert json.loads(capsys.readouterr().out)["auditors"]["entries"] == 2
     (tmp_path / "bad.json").write_text('{"nothing": 1}')
     assert main(["cache", "prune", str(cache_dir), "--used", str(tmp_path / "bad.json")]) == 2
     assert "used_keys" in capsys.readouterr().err
