@@ -120,6 +120,7 @@ def case_properties(item: AuditCaseItem, outcome: CaseOutcome | None) -> list[tu
         reported_value=dec_str(r.reported_value) if r else None, expected_value=dec_str(r.expected_value) if r else None,
         credibility=r.credibility if r else None, seconds=round(outcome.seconds, 3), error=outcome.error,
         judge_label=outcome.judge_label, **{f"cache_{k}": v for k, v in outcome.cache.items()},
+        cache_keys=list(outcome.cache_keys),  # for --auditflow-used-keys; not in the results file
         # the whole AuditResult, timings left out: equal digests = byte-identical artifacts (replay checks)
         result_sha256=hashlib.sha256(r.canonical_json().encode()).hexdigest() if r else None,
     )

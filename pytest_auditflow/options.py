@@ -32,6 +32,8 @@ _OPTIONS: tuple[tuple[str, str, object, str], ...] = (
     ("data-root", "string", "", "data root with filings/, dqc/, finmr/ (default: $AUDITFLOW_DATA_ROOT, "
                                 "then ../shared/data next to the checkout)"),
     ("json", "string", "", "write per-case results and aggregates to this JSON file"),
+    ("used-keys", "string", "", "write the LLM cache keys the cases used to this JSON file (for "
+                                "auditflow cache prune DIR --used FILE)"),
     ("min-joint-acc", "string", "", "fail the session when Joint ACC is below X (0.8 or 80%%)"),
     ("baseline", "string", "", "results JSON of a reviewed run to compare with (see --auditflow-max-drop)"),
     ("max-drop", "string", "0", "largest allowed Joint ACC drop against the baseline (default 0)"),
@@ -69,6 +71,7 @@ class Settings:
     max_drop: float = 0.0
     update_expected: bool = False
     slowest: int = DEFAULT_SLOWEST
+    used_keys_path: Path | None = None
 
 
 def _value(config: pytest.Config, ini: str) -> tuple[str, bool]:
@@ -141,4 +144,5 @@ def settings_from_config(config: pytest.Config) -> Settings:
     return Settings(True, run, _path(config, "auditflow_json"),
                     fraction(min_acc, "--auditflow-min-joint-acc") if min_acc else None, baseline,
                     fraction(_value(config, "auditflow_max_drop")[0] or "0", "--auditflow-max-drop"),
-                    bool(config.getoption("auditflow_update_expected")), int(slowest))
+                    bool(config.getoption("auditflow_update_expected")), int(slowest),
+                    _path(config, "auditflow_used_keys"))

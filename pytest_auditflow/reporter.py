@@ -63,6 +63,11 @@ class AuditflowReporter:
             doc = results_document([_public(r) for r in rows], settings=self._settings_json(), gates=self.gates)
             write_results(self.state.settings.json_path, doc)
             self.notes.append(f"results written to {self.state.settings.json_path}")
+        if self.state.settings.used_keys_path is not None:
+            keys = sorted({k for r in rows for k in r.get("cache_keys") or ()})
+            write_results(self.state.settings.used_keys_path, {"used_keys": keys})
+            self.notes.append(f"{len(keys)} used LLM cache keys written to {self.state.settings.used_keys_path} "
+                              f"(keep them: auditflow cache prune DIR --used {self.state.settings.used_keys_path})")
         self._apply_gates(session)
 
     def _apply_gates(self, session: pytest.Session) -> None:
@@ -124,5 +129,5 @@ class AuditflowReporter:
 
 
 def _public(row: dict[str, Any]) -> dict[str, Any]:
-    """A row for the results file (without the update-only ``actual`` payload)."""
-    return {k: v for k, v in row.items() if k != "actual"}
+    """A row for the results file (without the update-only ``actual`` payload and the cache keys)."""
+    return {k: v for k, v in row.items() if k not in ("actual", "cache_keys")}

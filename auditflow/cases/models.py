@@ -60,6 +60,11 @@ def new_stats() -> Any:
     return CacheStats()
 
 
+def used_keys(stats: Any) -> tuple[str, ...]:
+    """The cache keys a run read or wrote, sorted (none without the LLM layer)."""
+    return tuple(sorted(getattr(stats, "used_keys", None) or ()))
+
+
 def stats_counts(stats: Any) -> dict[str, int]:
     """``{"hits", "misses", "writes"}`` from a stats object (attributes or a ``to_json`` mapping)."""
     if stats is None:

@@ -16,7 +16,7 @@ from auditflow.agents.reports import AuditResult
 from auditflow.cases.filings import case_environment
 from auditflow.cases.labels import Judgement, Mismatch, judge, tools_called
 from auditflow.cases.model import AuditCase
-from auditflow.cases.models import is_cache_miss, make_judge, make_models, new_stats, stats_counts
+from auditflow.cases.models import is_cache_miss, make_judge, make_models, new_stats, stats_counts, used_keys
 from auditflow.cases.settings import RunSettings
 from auditflow.errors import AuditflowError
 
@@ -36,6 +36,7 @@ class CaseOutcome:
     seconds: float = 0.0
     judge_label: str | None = None
     tools: frozenset[str] = frozenset()
+    cache_keys: tuple[str, ...] = ()  # the LLM cache entries the run read or wrote (what a prune keeps)
 
     @property
     def passed(self) -> bool:
@@ -63,9 +64,10 @@ def run_case(case: AuditCase, settings: RunSettings, *, make: MakeModels = make_
         if kind is None:
             raise
         failed = Judgement("S", False, (Mismatch("output", "an audit result", f"error: {exc}"),))
-        return CaseOutcome(case, None, failed, str(exc), kind, stats_counts(stats), time.perf_counter() - t0)
+        return CaseOutcome(case, None, failed, str(exc), kind, stats_counts(stats), time.perf_counter() - t0,
+                           cache_keys=used_keys(stats))
     return CaseOutcome(case, result, judgement, cache=stats_counts(stats), seconds=time.perf_counter() - t0,
-                       judge_label=label, tools=tools_called(result))
+                       judge_label=label, tools=tools_called(result), cache_keys=used_keys(stats))
 
 
 def _judge_llm(case: AuditCase, result: AuditResult, settings: RunSettings, make_judge_model: MakeModels,

@@ -7,6 +7,7 @@ taxonomy by local name; every such year mismatch is a recorded warning, never si
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,7 +146,9 @@ def build_environment(
     from auditflow.xbrl import filing_cache as fc
 
     t0 = time.perf_counter()
-    if isinstance(filing_or_path, Filing):
+    # a path is str or PathLike; anything else is taken as a loaded Filing (an isinstance check on
+    # Filing fails when the module was imported twice, as pytester's in-process runs do)
+    if not isinstance(filing_or_path, (str, os.PathLike)):
         filing = filing_or_path
     elif fc.enabled(filing_cache):
         filing = fc.load_filing_cached(filing_or_path, taxonomy_set=taxonomy_set, cache_dir=cache_dir)

@@ -1,6 +1,7 @@
 """Running cases: pass, fail with a diff, could-not-run, skip, JUnit properties, --lf, plugged-in models."""
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -138,3 +139,23 @@ def test_option_errors_say_what_is_accepted(pytester: pytest.Pytester, af_args) 
     result.stderr.fnmatch_lines(["*--auditflow-config 'fastest' is not one of full, single-agent, *"])
     result = pytester.runpytest(*af_args, "--auditflow-min-joint-acc=lots")
     result.stderr.fnmatch_lines(["*--auditflow-min-joint-acc must be a fraction like 0.8 or a percentage like 80%*"])
+
+
+COUNTING_MODELS = """
+def pytest_auditflow_make_models(config, spec, cache_dir, record_mode, case_id, stats):
+    stats.count("hits", key=f"key-of-{case_id}")  # as the LLM cache does for every entry it reads
+    stats.count("writes", key="shared-key")
+    return None  # then the default (policy) backend runs the case
+"""
+
+
+def test_the_used_cache_keys_are_written_for_a_prune(pytester: pytest.Pytester, af_args) -> None:
+    pytester.makeconftest(COUNTING_MODELS)
+    pytester.makefile(".case.yaml", acme=case_file(ASSETS_OK, ASSETS_WRONG))
+    result = pytester.runpytest(*af_args, "--auditflow-used-keys=keep.json", "--auditflow-json=out.json")
+    result.assert_outcomes(passed=1, failed=1)
+    keep = json.loads((pytester.path / "keep.json").read_text())
+    assert keep == {"used_keys": ["key-of-assets-calc", "key-of-assets-wrong-expected", "shared-key"]}
+    result.stdout.fnmatch_lines(["3 used LLM cache keys written to *keep.json (keep them: auditflow cache prune DIR --used*"])
+    rows = json.loads((pytester.path / "out.json").read_text())["cases"]
+    assert rows and all("cache_keys" not in r for r in rows)  # the results file stays small
