@@ -222,8 +222,12 @@ class LocalChatModel(BaseChatModel):
 
     def load(self):
         """Load (once per process) and return the embedded server."""
+        return self._served()[1]
+
+    def _served(self) -> tuple[str, Any]:
+        """(GGUF path, its server): the path keys the server's per-slot request limit."""
         path = self.check()
-        return get_server(path, n_threads=self.n_threads, n_ctx=self.n_ctx, n_slots=self.n_slots, seed=self.seed)
+        return path, get_server(path, n_threads=self.n_threads, n_ctx=self.n_ctx, n_slots=self.n_slots, seed=self.seed)
 
     def build_request(self, messages: list[BaseMessage], stop: list[str] | None = None, **kwargs: Any) -> dict:
         req: dict[str, Any] = {
@@ -242,8 +246,7 @@ class LocalChatModel(BaseChatModel):
         return req
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager=None, **kwargs: Any) -> ChatResult:  # noqa: ARG002
-        path = self.check()
-        server = get_server(path, n_threads=self.n_threads, n_ctx=self.n_ctx, n_slots=self.n_slots, seed=self.seed)
+        path, server = self._served()
         req = self.build_request(list(messages), stop, **kwargs)
         with in_flight_limit(path):
             t0 = time.perf_counter()
