@@ -9,6 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from auditflow.agents.reports import SeniorReview
+from auditflow.env.tools import CHECKS
 
 _RULE_TOOL = {"0015": "check_sign", "0126": "check_calc_tree", "0117": "check_dim_consistency"}
 
@@ -47,6 +48,25 @@ def coherent(report) -> bool:
     return not rules and exp is None  # an expected value is something verified
 
 
+def violation_codes(transcript) -> frozenset[str] | None:
+    """The codes of the violations the checkers returned in one auditor's conversation (its workpapers),
+    or None when it did not run every checker (without gating it may skip them; fusion discounts that)."""
+    if not set(CHECKS) <= {step.get("tool") for step in transcript}:
+        return None
+    return frozenset(step["observation"]["code"] for step in transcript
+                     if (step.get("observation") or {}).get("outcome") == "violation" and step["observation"].get("code"))
+
+
+def grounded(report, codes: frozenset[str] | None) -> bool:
+    """Whether a report names exactly the violations its own checkers returned (``codes``; None: not known).
+
+    A senior auditor ties each finding to the workpapers. The 1.5B model sometimes writes a code no
+    checker returned (``DQC.US.0117.0015``, a family number as a message number) or drops one it saw;
+    when both juniors make the same slip their reports agree, and agreement alone accepted it.
+    """
+    return codes is None or set(report.triggered_rules) == set(codes)
+
+
 def diagnose(r1, r2) -> tuple[str, str]:
     """The likely source of a disagreement and a one-line reason, from what differs."""
     if "unable_to_verify" in (r1.decision, r2.decision) or None in (r1.reported_value, r2.reported_value):
@@ -75,9 +95,18 @@ def _feedback_for(me, other, source: str) -> str:
     )
 
 
-def review(reports: dict, round_no: int) -> SeniorReview:
-    """Accept when both juniors agree; otherwise diagnose and give targeted feedback to each junior
-    whose report contradicts itself, or to both when neither (or each) does."""
+def _grounding_feedback(report, codes: frozenset[str]) -> str:
+    found = ", ".join(sorted(codes)) or "none"
+    return (f"Your report names the rules {sorted(report.triggered_rules) or 'none'}, but the checkers you ran returned "
+            f"violations: {found}. Read violations_found again and report exactly those codes, with the reported and "
+            "expected values of the first; none: decision consistent or unable_to_verify as the results say.")
+
+
+def review(reports: dict, round_no: int, found: dict | None = None) -> SeniorReview:
+    """Accept when both juniors agree and tie their findings to their own checkers' results (``found``:
+    role -> the violation codes its checkers returned, when the checkers ran); otherwise diagnose and
+    give targeted feedback to each junior whose report contradicts itself or its workpapers, or to
+    both when neither (or each) does."""
     roles = sorted(reports)
     if len(roles) < 2:
         return SeniorReview(round_no, True, reason="single report")
@@ -86,11 +115,19 @@ def review(reports: dict, round_no: int) -> SeniorReview:
         missing = [r for r in roles if reports[r] is None]
         fb = {r: "You gave no valid final report. Run the required checks on F1 and call final_report." for r in missing}
         return SeniorReview(round_no, False, "other", fb, reason=f"no valid report from {', '.join(missing)}")
+    found = found or {}
+    ungrounded = [r for r in roles if not grounded(reports[r], found.get(r))]  # found[r] is not None for these
     if agree(a, b):
-        return SeniorReview(round_no, True, reason="decision, triggered rules and values agree")
+        if not ungrounded:
+            return SeniorReview(round_no, True, reason="decision, triggered rules and values agree")
+        fb = {r: _grounding_feedback(reports[r], found[r]) for r in ungrounded}
+        return SeniorReview(round_no, False, "other", fb,
+                            reason=f"the reports agree, but {' and '.join(ungrounded)} named rules its checkers did not return")
     source, reason = diagnose(a, b)
-    redo = [r for r in roles if not coherent(reports[r])] or roles
+    redo = [r for r in roles if not coherent(reports[r]) or r in ungrounded] or roles
     if len(redo) < len(roles):
-        reason += f"; only {redo[0]}'s report contradicts itself, the other stands"
+        reason += f"; only {redo[0]}'s report contradicts itself or its checkers, the other stands"
     other = {roles[0]: b, roles[1]: a}
-    return SeniorReview(round_no, False, source, {r: _feedback_for(reports[r], other[r], source) for r in redo}, reason)
+    fb = {r: _grounding_feedback(reports[r], found[r]) if r in ungrounded else _feedback_for(reports[r], other[r], source)
+          for r in redo}
+    return SeniorReview(round_no, False, source, fb, reason)

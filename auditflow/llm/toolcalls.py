@@ -60,13 +60,44 @@ def _params(tool: dict) -> dict:
     return tool["function"].get("parameters") or {"type": "object", "properties": {}}
 
 
+HANDLE = "fact"  # the argument that names a fact by handle; it makes a tool's other selectors moot
+# Optional free text a text-only model is not asked for: under constrained decoding every token is
+# generated one by one (~8 a second when two auditors decode together on two cores), and the 1.5B
+# model filled the final report's rationale to its 80-character cap, cut mid-sentence, often about
+# a rule that did not apply. Providers with a tool API still get the whole schema.
+OMITTED_PROSE = frozenset({"rationale"})
+
+
+def argument_shapes(params: dict) -> list[dict]:
+    """A tool's parameters as the shapes a call may take, without optional prose (OMITTED_PROSE): a
+    tool that takes a fact handle *or* a selector (concept, period, dimensions) gets one shape for each.
+
+    The tools ignore the selector when a handle is given (``fact`` wins), but a plain schema lets a
+    model write both: the 1.5B model wrote ``{"fact": "F1"}`` and then copied F1's concept and
+    dimensions after it, 40 tokens more to generate and to read back (~5 s on two cores). With two
+    shapes the grammar closes the call after the handle.
+    """
+    required = params.get("required") or ()
+    props = {k: v for k, v in (params.get("properties") or {}).items() if k not in OMITTED_PROSE or k in required}
+    if props != (params.get("properties") or {}):
+        params = {**params, "properties": props}
+    others = {k: v for k, v in props.items() if k != HANDLE}
+    if HANDLE not in props or not others or HANDLE in required:
+        return [params]
+    by_handle = {**params, "properties": {HANDLE: props[HANDLE]}, "required": [HANDLE], "additionalProperties": False}
+    by_selector = {**params, "properties": others, "additionalProperties": False,
+                   "required": [k for k in required if k != HANDLE]}
+    return [by_handle, by_selector]
+
+
 def tool_choice_schema(tools: list) -> dict:
-    """``anyOf`` one ``{"name": const, "arguments": <the tool's parameters>}`` object per tool."""
+    """``anyOf`` one ``{"name": const, "arguments": <a shape of the tool's parameters>}`` object per
+    tool and argument shape (:func:`argument_shapes`)."""
     return {"anyOf": [
         {"type": "object",
-         "properties": {"name": {"const": t["function"]["name"]}, "arguments": _params(t)},
+         "properties": {"name": {"const": t["function"]["name"]}, "arguments": shape},
          "required": ["name", "arguments"], "additionalProperties": False}
-        for t in normalise_tools(tools)
+        for t in normalise_tools(tools) for shape in argument_shapes(_params(t))
     ]}
 
 
@@ -101,7 +132,7 @@ def signature(tool: dict) -> str:
     params = _params(tool)
     required = set(params.get("required") or ())
     args = [f"{name}{'' if name in required else '?'}: {_type_hint(spec)}"
-            for name, spec in (params.get("properties") or {}).items()]
+            for name, spec in (params.get("properties") or {}).items() if name in required or name not in OMITTED_PROSE]
     return f"{tool['function']['name']}({', '.join(args)})"
 
 

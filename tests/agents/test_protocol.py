@@ -211,6 +211,35 @@ def test_two_coherent_reports_that_disagree_are_both_sent_back(audit):
     assert [len(t.rounds) for t in result.transcripts] == [2, 2]
 
 
+def test_agreeing_reports_that_name_a_rule_no_checker_returned_are_sent_back(audit):
+    """Agreement is not enough: each finding must be one the junior's own checkers returned (the 1.5B
+    model wrote a family number as a message code, DQC.US.0126.0126, in both reports)."""
+    invented = report(rules=("DQC.US.0126.0126",))
+    models = Scripts(compliance=checked(invented, RIGHT),
+                     forensic=[call("get_fact_history", fact="F1"), *checked(invented, RIGHT)])
+    result = audit(models=models)
+    first = result.reviews[0]
+    assert result.rounds == 2 and not first.accepted and result.reviews[1].accepted
+    assert "did not return" in first.reason and set(first.feedback) == {"compliance", "forensic"}
+    assert all(CALC in text and "DQC.US.0126.0126" in text for text in first.feedback.values())
+    assert result.triggered_rules == (CALC,)
+
+
+def test_a_report_missing_a_violation_its_checkers_returned_is_sent_back_alone(audit):
+    missed = report("consistent", (), expected="226150000")
+    models = Scripts(compliance=checked(missed, RIGHT))
+    result = audit(models=models)
+    assert set(result.reviews[0].feedback) == {"compliance"} and result.reviews[1].accepted
+    assert "returned violations: " + CALC in result.reviews[0].feedback["compliance"]
+
+
+def test_without_checkers_the_senior_cannot_ask_for_their_codes(audit):
+    invented = report(rules=("DQC.US.0126.0126",))
+    tools = [call("get_fact_history", fact="F1")]
+    result = audit(config="no-checks", models=Scripts(compliance=[invented], forensic=[*tools, invented]))
+    assert result.rounds == 1 and result.reviews[0].accepted
+
+
 @pytest.mark.parametrize("decision, rules, reported, expected, ok", [
     ("violation", (CALC,), 226150000, 216150000, True),
     ("violation", (CALC,), 226150000, 226150000, False),  # nothing to correct

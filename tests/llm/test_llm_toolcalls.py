@@ -11,7 +11,7 @@ from auditflow.agents.reports import JUNIOR_REPORT_SCHEMA
 from auditflow.env.session import tool_schemas
 from auditflow.llm.toolcalls import (
     InvalidToolCall, ToolCallingAdapter, key_material, parse_tool_call, response_format, to_text_messages,
-    tool_choice_schema,
+    tool_choice_schema, tool_prompt,
 )
 from llm_fakes import BadTextModel, TextPolicyModel, styled
 
@@ -19,14 +19,15 @@ TOOLS = tool_schemas("compliance") + [final_report_tool(JUNIOR_REPORT_SCHEMA)]
 ALLOWED = [t["function"]["name"] for t in TOOLS]
 
 
-def test_the_schema_is_one_branch_per_tool_including_the_final_report():
+def test_the_schema_is_one_branch_per_tool_and_argument_shape_including_the_final_report():
     schema = tool_choice_schema(TOOLS)
     branches = schema["anyOf"]
-    assert [b["properties"]["name"]["const"] for b in branches] == sorted(ALLOWED)
+    assert sorted({b["properties"]["name"]["const"] for b in branches}) == sorted(ALLOWED)
     for b in branches:
         assert b["required"] == ["name", "arguments"] and b["additionalProperties"] is False
     final = next(b for b in branches if b["properties"]["name"]["const"] == "final_report")
-    assert final["properties"]["arguments"] == JUNIOR_REPORT_SCHEMA
+    lean = {k: v for k, v in JUNIOR_REPORT_SCHEMA["properties"].items() if k != "rationale"}
+    assert final["properties"]["arguments"] == {**JUNIOR_REPORT_SCHEMA, "properties": lean}
     assert response_format(TOOLS)["json_schema"]["schema"] == schema
     assert tool_choice_schema(list(reversed(TOOLS))) == schema  # bind order changes nothing
     json.dumps(schema)
@@ -123,3 +124,19 @@ def test_a_native_provider_answering_in_text_is_read_leniently():
     assert recover_tool_call(native, TOOLS, 3) is native
     assert recover_tool_call(AIMessage("no idea"), TOOLS, 1).invalid_tool_calls[0]["error"].startswith("the reply contains no JSON")
     assert recover_tool_call(AIMessage("plain"), [], 1).content == "plain"  # no tools bound: text is the answer
+
+
+def test_a_handle_closes_the_call_and_a_selector_excludes_it():
+    """A checker takes a handle or a selector; the constraint offers the two shapes, never both at once
+    (the 1.5B model copied F1's concept and dimensions after the handle: 40 tokens for nothing)."""
+    shapes = [b["properties"]["arguments"] for b in tool_choice_schema(TOOLS)["anyOf"]
+              if b["properties"]["name"]["const"] == "check_sign"]
+    assert [sorted(s["properties"]) for s in shapes] == [["fact"], ["concept", "dimensions", "period"]]
+    assert all(s["additionalProperties"] is False for s in shapes) and shapes[0]["required"] == ["fact"]
+    one_shape = [b for b in tool_choice_schema(TOOLS)["anyOf"] if b["properties"]["name"]["const"] == "get_concept"]
+    assert len(one_shape) == 1  # no handle argument: the tool's schema as it is
+
+
+def test_a_text_only_model_is_not_asked_for_the_optional_rationale():
+    listed = tool_prompt(TOOLS)
+    assert "rationale" not in listed and "confidence: num" in listed and "evidence: [str]" in listed
