@@ -71,6 +71,8 @@ def add_eval_parser(sub) -> None:
                    help=f"cases run at once (default {DEFAULT_JOBS}; an in-process model still answers one call "
                         "at a time)")
     p.add_argument("--no-charts", action="store_true", help="do not draw the PNG charts")
+    p.add_argument("--used-keys", metavar="FILE", help="write the LLM cache keys the run used to this JSON file "
+                                                      "(keep them: auditflow cache prune DIR --used FILE)")
     p.add_argument("--notes", metavar="FILE", help="Markdown appended verbatim to results.md (what the numbers mean); "
                                                   "part of the reproducing command")
 
@@ -136,6 +138,8 @@ def run_eval_cmd(args) -> int:
         report = build_report(run, case_set, configs, command=command, seed=args.seed, resamples=args.bootstrap,
                               notes=notes)
     written, timings = _write_outputs(report, run, Path(args.out), args, wall, err)
+    if args.used_keys:
+        written.append(_write_used_keys(Path(args.used_keys), run.timings))
     _print_summary(Console(), report, written, run, timings)
     for (config, key), tb in run.tracebacks.items():
         err.print(f"[red]crash[/red] in {escape(config)} {escape(key)}:\n{escape(tb)}", soft_wrap=True)
@@ -166,6 +170,16 @@ def _write_outputs(report, run, out: Path, args, wall: float, err: Console) -> t
         except ChartsUnavailable as exc:
             err.print(f"[yellow]{escape(str(exc))}[/yellow]")
     return written, per_config
+
+
+def _write_used_keys(path: Path, timings) -> Path:
+    """The union of the cache keys every case of the run read or wrote, in the file format the plugin's
+    --auditflow-used-keys writes (several such files together are what a prune keeps)."""
+    from auditflow.eval.report import dump_json, write_text
+
+    keys = sorted({k for t in timings for k in t.cache_keys})
+    write_text(path, dump_json({"used_keys": keys}))
+    return path
 
 
 def _pct1(x: float | None) -> str:

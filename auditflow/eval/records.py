@@ -82,6 +82,7 @@ class CaseTiming:
     key: str
     seconds: float
     cache: dict[str, int] = field(default_factory=dict)
+    cache_keys: tuple[str, ...] = ()  # the LLM cache entries the run read or wrote (what a prune keeps)
 
 
 def record_of(key: str, outcome: CaseOutcome, redact: Redactor) -> CaseRecord:

@@ -135,3 +135,26 @@ def test_notes_are_appended_verbatim_and_named_in_the_command(case_dir: Path, tm
 def test_a_missing_notes_file_is_an_error_naming_it(case_dir: Path, tmp_path: Path, capsys) -> None:
     assert main(["eval", str(case_dir), "--configs", "policy", "--out", str(tmp_path), "--notes", str(tmp_path / "no.md")]) == 2
     assert "no.md: cannot read the notes file" in capsys.readouterr().err
+
+
+def test_used_keys_name_every_cache_entry_the_run_read_or_wrote(case_dir: Path, tmp_path: Path, monkeypatch) -> None:
+    """What `auditflow cache prune DIR --used FILE` keeps: after a recording, exactly the entries written;
+    after a replay of the same cases, the same keys again (hits count as used)."""
+    from auditflow.llm import factory
+    from auditflow.llm.cache import iter_entries
+    from auditflow.llm.toolcalls import ToolCallingAdapter
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "llm"))
+    from llm_fakes import TextPolicyModel  # a text-only model that writes the policy's calls
+
+    monkeypatch.setattr(factory, "inner_model", lambda spec: ToolCallingAdapter(inner=TextPolicyModel()))
+    cache = tmp_path / "cache"
+    argv = ["eval", str(case_dir), "--configs", "full", "--model", "local:qwen2.5-coder-1.5b", "--cache-dir", str(cache),
+            "--bootstrap", "100", "--no-charts"]
+    assert main([*argv, "--record-mode", "new_episodes", "--out", str(tmp_path / "rec"), "--used-keys",
+                 str(tmp_path / "rec-keys.json")]) == 0
+    written = {p.stem for p in iter_entries(cache)}
+    recorded = json.loads((tmp_path / "rec-keys.json").read_text())["used_keys"]
+    assert len(written) > 3 and recorded == sorted(written)
+    assert main([*argv, "--out", str(tmp_path / "replay"), "--used-keys", str(tmp_path / "replay-keys.json")]) == 0
+    assert json.loads((tmp_path / "replay-keys.json").read_text())["used_keys"] == recorded
