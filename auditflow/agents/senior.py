@@ -122,7 +122,8 @@ def review(reports: dict, round_no: int, found: dict | None = None) -> SeniorRev
             return SeniorReview(round_no, True, reason="decision, triggered rules and values agree")
         fb = {r: _grounding_feedback(reports[r], found[r]) for r in ungrounded}
         return SeniorReview(round_no, False, "other", fb,
-                            reason=f"the reports agree, but {' and '.join(ungrounded)} named rules its checkers did not return")
+                            reason=f"the reports agree, but {' and '.join(ungrounded)} did not report exactly the "
+                                   "violations its checkers returned")
     source, reason = diagnose(a, b)
     redo = [r for r in roles if not coherent(reports[r]) or r in ungrounded] or roles
     if len(redo) < len(roles):
