@@ -69,7 +69,7 @@ def senior_node(state: ProtocolState, config) -> dict:
     rnd = state.get("round", 1)
     if not ctx.config.senior or len(ctx.sessions) < 2:
         return {"done": True}
-    found = {r: senior.violation_codes(s.transcript) for r, s in ctx.sessions.items()} if ctx.config.checks else None
+    found = {r: senior.workpapers(s.transcript) for r, s in ctx.sessions.items()} if ctx.config.checks else None
     rev = senior.review(state["reports"], rnd, found)
     done = rev.accepted or rnd >= ctx.config.max_rounds
     return {"reviews": [rev], "feedback": rev.feedback, "round": rnd + (0 if done else 1), "done": done}

@@ -6,6 +6,7 @@ keeping them out of a language model makes the loop terminate and the artifact r
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 
 from auditflow.agents.reports import SeniorReview
@@ -48,23 +49,39 @@ def coherent(report) -> bool:
     return not rules and exp is None  # an expected value is something verified
 
 
-def violation_codes(transcript) -> frozenset[str] | None:
-    """The codes of the violations the checkers returned in one auditor's conversation (its workpapers),
-    or None when it did not run every checker (without gating it may skip them; fusion discounts that)."""
+@dataclass(frozen=True)
+class Workpapers:
+    """What one auditor's own checker runs returned: the codes of the violations, the rules that passed."""
+
+    codes: frozenset[str]
+    passed: frozenset[str]
+
+    @property
+    def decision(self) -> str:
+        """The reporting rule every auditor is given (auditflow.agents.prompts.TASK), applied to these results."""
+        return "violation" if self.codes else "consistent" if self.passed else "unable_to_verify"
+
+
+def workpapers(transcript) -> Workpapers | None:
+    """The checker results of one auditor's conversation, or None when it did not run every checker
+    (without gating it may skip them; fusion discounts that)."""
     if not set(CHECKS) <= {step.get("tool") for step in transcript}:
         return None
-    return frozenset(step["observation"]["code"] for step in transcript
-                     if (step.get("observation") or {}).get("outcome") == "violation" and step["observation"].get("code"))
+    results = [step.get("observation") or {} for step in transcript if step.get("tool") in CHECKS]
+    return Workpapers(frozenset(o["code"] for o in results if o.get("outcome") == "violation" and o.get("code")),
+                      frozenset(str(o["rule"]) for o in results if o.get("outcome") == "consistent" and o.get("rule")))
 
 
-def grounded(report, codes: frozenset[str] | None) -> bool:
-    """Whether a report names exactly the violations its own checkers returned (``codes``; None: not known).
+def grounded(report, papers: Workpapers | None) -> bool:
+    """Whether a report says what its own checkers returned: the decision the reporting rule gives and
+    exactly the violations' codes (``papers`` None: not known, nothing to hold it to).
 
-    A senior auditor ties each finding to the workpapers. The 1.5B model sometimes writes a code no
-    checker returned (``DQC.US.0117.0015``, a family number as a message number) or drops one it saw;
-    when both juniors make the same slip their reports agree, and agreement alone accepted it.
+    A senior auditor ties each finding to the workpapers. The 1.5B model sometimes wrote a code no
+    checker returned (``DQC.US.0117.0015``, a family number as a message number), dropped one it saw,
+    or wrote "consistent" when no checker had passed the fact; when both juniors made the same slip
+    their reports agreed, and agreement alone accepted it.
     """
-    return codes is None or set(report.triggered_rules) == set(codes)
+    return papers is None or (report.decision == papers.decision and set(report.triggered_rules) == papers.codes)
 
 
 def diagnose(r1, r2) -> tuple[str, str]:
@@ -95,16 +112,18 @@ def _feedback_for(me, other, source: str) -> str:
     )
 
 
-def _grounding_feedback(report, codes: frozenset[str]) -> str:
-    found = ", ".join(sorted(codes)) or "none"
-    return (f"Your report names the rules {sorted(report.triggered_rules) or 'none'}, but the checkers you ran returned "
-            f"violations: {found}. Read violations_found again and report exactly those codes, with the reported and "
-            "expected values of the first; none: decision consistent or unable_to_verify as the results say.")
+def _grounding_feedback(report, papers: Workpapers) -> str:
+    what = {"violation": "triggered_rules exactly those codes, reported_value and expected_value from the first violation",
+            "consistent": "triggered_rules [], reported_value and expected_value both F1_value",
+            "unable_to_verify": "triggered_rules [], expected_value null"}[papers.decision]
+    return (f"Your report says {report.decision} with rules {sorted(report.triggered_rules) or 'none'}, but the checkers "
+            f"you ran returned violations: {', '.join(sorted(papers.codes)) or 'none'}; passed: "
+            f"{', '.join(sorted(papers.passed)) or 'none'}. Report what they returned: decision {papers.decision}, {what}.")
 
 
 def review(reports: dict, round_no: int, found: dict | None = None) -> SeniorReview:
-    """Accept when both juniors agree and tie their findings to their own checkers' results (``found``:
-    role -> the violation codes its checkers returned, when the checkers ran); otherwise diagnose and
+    """Accept when both juniors agree and say what their own checkers returned (``found``: role ->
+    its :class:`Workpapers`, or None when it did not run every checker); otherwise diagnose and
     give targeted feedback to each junior whose report contradicts itself or its workpapers, or to
     both when neither (or each) does."""
     roles = sorted(reports)
@@ -122,8 +141,8 @@ def review(reports: dict, round_no: int, found: dict | None = None) -> SeniorRev
             return SeniorReview(round_no, True, reason="decision, triggered rules and values agree")
         fb = {r: _grounding_feedback(reports[r], found[r]) for r in ungrounded}
         return SeniorReview(round_no, False, "other", fb,
-                            reason=f"the reports agree, but {' and '.join(ungrounded)} did not report exactly the "
-                                   "violations its checkers returned")
+                            reason=f"the reports agree, but {' and '.join(ungrounded)} did not report what its "
+                                   "checkers returned")
     source, reason = diagnose(a, b)
     redo = [r for r in roles if not coherent(reports[r]) or r in ungrounded] or roles
     if len(redo) < len(roles):

@@ -220,7 +220,7 @@ def test_agreeing_reports_that_name_a_rule_no_checker_returned_are_sent_back(aud
     result = audit(models=models)
     first = result.reviews[0]
     assert result.rounds == 2 and not first.accepted and result.reviews[1].accepted
-    assert "did not report exactly the violations its checkers returned" in first.reason and set(first.feedback) == {"compliance", "forensic"}
+    assert "did not report what its checkers returned" in first.reason and set(first.feedback) == {"compliance", "forensic"}
     assert all(CALC in text and "DQC.US.0126.0126" in text for text in first.feedback.values())
     assert result.triggered_rules == (CALC,)
 
@@ -231,6 +231,24 @@ def test_a_report_missing_a_violation_its_checkers_returned_is_sent_back_alone(a
     result = audit(models=models)
     assert set(result.reviews[0].feedback) == {"compliance"} and result.reviews[1].accepted
     assert "returned violations: " + CALC in result.reviews[0].feedback["compliance"]
+    assert "decision violation" in result.reviews[0].feedback["compliance"]
+
+
+def test_agreeing_consistent_reports_where_no_checker_passed_the_fact_are_sent_back(audit):
+    """The pilot's last miss: a removed total, nothing to check the member against, and both juniors
+    wrote "consistent" with F1's value twice. The workpapers say unable_to_verify."""
+    from types import SimpleNamespace
+
+    from auditflow.agents.senior import Workpapers, grounded, review
+    said = SimpleNamespace(decision="consistent", triggered_rules=(), reported_value=192266000000,
+                           expected_value=192266000000)
+    nothing = Workpapers(frozenset(), frozenset())
+    assert nothing.decision == "unable_to_verify" and not grounded(said, nothing) and grounded(said, None)
+    rev = review({"compliance": said, "forensic": said}, 1, {"compliance": nothing, "forensic": nothing})
+    assert not rev.accepted and set(rev.feedback) == {"compliance", "forensic"}
+    assert "decision unable_to_verify" in rev.feedback["forensic"] and "passed: none" in rev.feedback["forensic"]
+    passed = Workpapers(frozenset(), frozenset({"0117"}))
+    assert grounded(said, passed) and review({"c": said, "f": said}, 1, {"c": passed, "f": passed}).accepted
 
 
 def test_without_checkers_the_senior_cannot_ask_for_their_codes(audit):
