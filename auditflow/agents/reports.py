@@ -34,9 +34,11 @@ RULE_CODE_PATTERN = r"^DQC\.US\.\d{4}\.\d+$"
 FACT_HANDLE_PATTERN = r"^F[0-9]+$"
 _RULE_CODE = re.compile(RULE_CODE_PATTERN)
 
+# No example code in here: the 1.5B model, told to fix its report, copied an example code
+# (DQC.US.0126.9590) as its finding on a case where no checker applied.
 REPORT_FIX_HINT = (
     "Call the final-report tool again with: decision one of consistent, violation, unable_to_verify; "
-    "triggered_rules as full codes like DQC.US.0126.9590; reported_value and expected_value as numbers "
+    "triggered_rules exactly the codes of violations_found ([] when none); reported_value and expected_value as numbers "
     "in strings (or null); confidence between 0 and 1; evidence as the fact handles you relied on."
 )
 
@@ -436,7 +438,8 @@ def _parse_rules(obj: Mapping[str, Any], decision: str | None, problems: list[st
     codes = tuple(sorted({r.strip() for r in raw}))
     bad = [c for c in codes if not _RULE_CODE.match(c)]
     if bad:
-        problems.append(f"triggered_rules must be full codes like DQC.US.0126.9590, got {', '.join(map(repr, bad))}")
+        problems.append(f"triggered_rules must be full codes as the checkers return them (DQC.US.<rule>.<number>), "
+                        f"got {', '.join(map(repr, bad))}")
     if decision == "violation" and not codes:
         problems.append("decision is violation but triggered_rules is empty; name the rule code(s) that fired")
     if decision == "consistent" and codes:

@@ -115,7 +115,7 @@ def _feedback_for(me, other, source: str) -> str:
 def _grounding_feedback(report, papers: Workpapers) -> str:
     what = {"violation": "triggered_rules exactly those codes, reported_value and expected_value from the first violation",
             "consistent": "triggered_rules [], reported_value and expected_value both F1_value",
-            "unable_to_verify": "triggered_rules [], expected_value null"}[papers.decision]
+            "unable_to_verify": "triggered_rules [], reported_value F1_value, expected_value null"}[papers.decision]
     return (f"Your report says {report.decision} with rules {sorted(report.triggered_rules) or 'none'}, but the checkers "
             f"you ran returned violations: {', '.join(sorted(papers.codes)) or 'none'}; passed: "
             f"{', '.join(sorted(papers.passed)) or 'none'}. Report what they returned: decision {papers.decision}, {what}.")

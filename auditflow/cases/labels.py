@@ -4,11 +4,15 @@ The label follows FinAuditing's FinMR protocol in strict order (docs/mission.md)
 
 * **S** structural: no valid output (no valid final report, or no result at all);
 * **E** the reported (extracted) value is wrong;
-* **C** the expected (calculated) value is wrong, with zero tolerance after numeric normalisation;
+* **C** the expected (calculated) value is wrong, with zero tolerance after numeric normalisation,
+  or both values are right but the conclusion is not (decision, or the triggered rules the case states);
 * **A** all right.
 
-The verdict (consistent / violation) is judged separately, as FinMR's VAcc does. A value the case
-does not state is not compared. A case *passes* when nothing it states differs: decision,
+FinMR's gold cases are all violations, so there a wrong conclusion always comes with a wrong expected
+value; a suite with consistent and unverifiable cases meets right values beside a wrong decision (a
+"violation" with no expected value on a case nothing can verify), and A must not count it. The verdict
+(consistent / violation) is also judged on its own, as FinMR's VAcc does. A value the case does not
+state is not compared. A case *passes* when nothing it states differs: decision,
 triggered rules (as a set), both values, and the tools that must have been called.
 
 Metrics: Joint ACC = A / N, SER/EER/CER = S/E/C over N, VAcc = right verdicts / N, invalid rate
@@ -28,7 +32,7 @@ LABELS: dict[str, str] = {
     "A": "all right",
     "S": "structural: no valid output",
     "E": "reported value wrong",
-    "C": "expected value wrong",
+    "C": "expected value or conclusion wrong",
 }
 ORDER = ("A", "S", "E", "C")
 
@@ -90,6 +94,8 @@ def judge(expect: Expectation, result: AuditResult | None) -> Judgement:
         if name in expect.checked and not same_number(want, got):
             out.append(Mismatch(name, _show(want), _show(got)))
             label = wrong if label == "A" else label
+    if label == "A" and any(m.field in ("decision", "triggered_rules") for m in out):
+        label = "C"  # right values, wrong conclusion (see the module docstring)
     missing = [t for t in expect.tools_called if t not in tools_called(result)]
     if missing:
         out.append(Mismatch("tools_called", _show(expect.tools_called), f"missing {', '.join(missing)}"))

@@ -151,7 +151,8 @@ def _skipped(report: EvalReport) -> list[str]:
 
 DEFINITIONS = (
     "Labels follow FinMR in strict order: **S** no valid output, else **E** reported value wrong, else **C** "
-    "expected value wrong (zero tolerance), else **A** all right. Every case that ran is in the denominator.",
+    "expected value wrong (zero tolerance) or, with both values right, the decision or triggered rules wrong, else "
+    "**A** all right. Every case that ran is in the denominator.",
     "**Joint ACC** = A / cases; **SER**, **EER**, **CER** = S, E, C / cases; per-rule ACC is the Joint ACC of a DQC "
     "family's cases. **VAcc** = right verdicts (consistent / violation) / cases; the consistent cases' own VAcc "
     "and Joint ACC are shown beside it, because VAcc alone rewards always answering \"violation\".",

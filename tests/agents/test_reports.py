@@ -180,7 +180,7 @@ def test_parse_is_lenient_on_spelling_not_on_meaning():
 
 @pytest.mark.parametrize("change, message", [
     ({"decision": "maybe"}, "decision must be one of consistent, violation, unable_to_verify, got 'maybe'"),
-    ({"triggered_rules": ["0126"]}, "full codes like DQC.US.0126.9590, got '0126'"),
+    ({"triggered_rules": ["0126"]}, "full codes as the checkers return them (DQC.US.<rule>.<number>), got '0126'"),
     ({"triggered_rules": "DQC.US.0126.9590"}, "triggered_rules must be a list"),
     ({"triggered_rules": []}, "decision is violation but triggered_rules is empty"),
     ({"decision": "consistent"}, "decision is consistent but triggered_rules is not empty"),

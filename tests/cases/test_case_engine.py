@@ -34,7 +34,8 @@ EXPECT = Expectation("violation", ("DQC.US.0126.9590",), Decimal(226150000), Dec
     (_result(reported="-226,150,000"), "E", True, False),
     (_result(expected="216150000.5"), "C", True, False),
     (_result(reported="1", expected="2"), "E", True, False),  # strict order: E before C
-    (_result(decision="consistent", rules=()), "A", False, False),  # values right, verdict wrong
+    (_result(decision="consistent", rules=()), "C", False, False),  # values right, conclusion wrong: not A
+    (_result(rules=("DQC.US.0126.1",)), "C", True, False),  # right verdict and values, another rule
     (_result(structural=True), "S", False, False),
     (None, "S", False, False),
 ])

@@ -16,7 +16,7 @@ def test_a_passing_and_a_failing_case_with_its_diff(pytester: pytest.Pytester, a
         "AuditFlow case assets-wrong-expected (acme.case.yaml:12): expected_value expected 216150001, got 216150000",
         "  query  : us-gaap:Assets @ 2024-12-31, rule hint 0126",
         "  run    : model policy, config full, record mode none",
-        "  label  : C (expected value wrong), verdict right",
+        "  label  : C (expected value or conclusion wrong), verdict right",
         "Expected vs actual:",
         "   decision: violation",
         '   reported_value: "226150000"',
