@@ -64,9 +64,10 @@ class AuditflowReporter:
             write_results(self.state.settings.json_path, doc)
             self.notes.append(f"results written to {self.state.settings.json_path}")
         if self.state.settings.used_keys_path is not None:
-            keys = sorted({k for r in rows for k in r.get("cache_keys") or ()})
-            write_results(self.state.settings.used_keys_path, {"used_keys": keys})
-            self.notes.append(f"{len(keys)} used LLM cache keys written to {self.state.settings.used_keys_path} "
+            from auditflow.llm.cache_cmd import write_used_keys
+
+            n = write_used_keys(self.state.settings.used_keys_path, (k for r in rows for k in r.get("cache_keys") or ()))
+            self.notes.append(f"{n} used LLM cache keys written to {self.state.settings.used_keys_path} "
                               f"(keep them: auditflow cache prune DIR --used {self.state.settings.used_keys_path})")
         self._apply_gates(session)
 

@@ -30,6 +30,12 @@ CHECKER_PROSE = frozenset({"reason", "note", "tolerance", "total"})
 NOT_APPLICABLE_MOOT = frozenset({"code", "expected", "reported"})
 
 
+def checker_results(transcript: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The observations of the checker calls in one auditor's conversation, in order: what the last
+    observation summarises for the auditor and what the Senior holds its report to."""
+    return [step.get("observation") or {} for step in transcript if step.get("tool") in CHECKS]
+
+
 def model_view(obs: dict[str, Any]) -> dict[str, Any]:
     """``obs`` without nulls (but code, reported, expected of a checker that applied), long titles and itemised evidence:
     a checker's ``evidence`` list becomes ``facts``, the handles of the facts it rests on, and its
@@ -73,10 +79,7 @@ def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus:
         return view
     found: dict[str, dict[str, Any]] = {}
     passed: set[str] = set()
-    for step in transcript:
-        out = step.get("observation") or {}
-        if step.get("tool") not in CHECKS:
-            continue
+    for out in checker_results(transcript):
         if out.get("outcome") == "violation" and out.get("code"):
             found[out["code"]] = {k: out.get(k) for k in ("code", "reported", "expected")}
         elif out.get("outcome") == "consistent" and out.get("rule"):

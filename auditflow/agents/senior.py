@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from auditflow.agents.observations import checker_results
 from auditflow.agents.reports import SeniorReview
 from auditflow.env.tools import CHECKS
 
@@ -67,7 +68,7 @@ def workpapers(transcript) -> Workpapers | None:
     (without gating it may skip them; fusion discounts that)."""
     if not set(CHECKS) <= {step.get("tool") for step in transcript}:
         return None
-    results = [step.get("observation") or {} for step in transcript if step.get("tool") in CHECKS]
+    results = checker_results(transcript)
     return Workpapers(frozenset(o["code"] for o in results if o.get("outcome") == "violation" and o.get("code")),
                       frozenset(str(o["rule"]) for o in results if o.get("outcome") == "consistent" and o.get("rule")))
 

@@ -173,12 +173,11 @@ def _write_outputs(report, run, out: Path, args, wall: float, err: Console) -> t
 
 
 def _write_used_keys(path: Path, timings) -> Path:
-    """The union of the cache keys every case of the run read or wrote, in the file format the plugin's
-    --auditflow-used-keys writes (several such files together are what a prune keeps)."""
-    from auditflow.eval.report import dump_json, write_text
+    """The union of the cache keys every case of the run read or wrote (several such files together,
+    the plugin's --auditflow-used-keys among them, are what a prune keeps)."""
+    from auditflow.llm.cache_cmd import write_used_keys
 
-    keys = sorted({k for t in timings for k in t.cache_keys})
-    write_text(path, dump_json({"used_keys": keys}))
+    write_used_keys(path, (k for t in timings for k in t.cache_keys))
     return path
 
 

@@ -76,7 +76,8 @@ class CaseRecord:
 
 @dataclass(frozen=True, slots=True)
 class CaseTiming:
-    """What differs on every run of a case: wall-clock seconds and LLM cache counts."""
+    """A run's bookkeeping of one case, kept out of the reproducible records: wall-clock seconds, LLM
+    cache counts, and the cache keys the run used (what ``--used-keys`` writes)."""
 
     config: str
     key: str

@@ -16,6 +16,15 @@ from auditflow.errors import AuditflowError
 from auditflow.llm.cache import prune, summary, unused_entries
 
 
+def write_used_keys(path: Path, keys) -> int:
+    """Write ``keys`` (sorted, deduplicated) as ``{"used_keys": [...]}``, the shape :func:`read_used_keys`
+    reads; both the pytest plugin and ``auditflow eval`` write it. Returns how many keys were written."""
+    ordered = sorted(set(keys))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"used_keys": ordered}, indent=2) + "\n", encoding="utf-8")
+    return len(ordered)
+
+
 def read_used_keys(paths: list[str]) -> set[str]:
     """The union of the used keys in ``paths`` (see the module docstring for the accepted shapes)."""
     used: set[str] = set()

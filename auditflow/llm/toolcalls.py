@@ -68,6 +68,11 @@ HANDLE = "fact"  # the argument that names a fact by handle; it makes a tool's o
 OMITTED_PROSE = frozenset({"rationale"})
 
 
+def _asked(name: str, required) -> bool:
+    """Whether a text-only model is asked for argument ``name`` (not optional prose)."""
+    return name in required or name not in OMITTED_PROSE
+
+
 def argument_shapes(params: dict) -> list[dict]:
     """A tool's parameters as the shapes a call may take, without optional prose (OMITTED_PROSE): a
     tool that takes a fact handle *or* a selector (concept, period, dimensions) gets one shape for each.
@@ -78,7 +83,7 @@ def argument_shapes(params: dict) -> list[dict]:
     shapes the grammar closes the call after the handle.
     """
     required = params.get("required") or ()
-    props = {k: v for k, v in (params.get("properties") or {}).items() if k not in OMITTED_PROSE or k in required}
+    props = {k: v for k, v in (params.get("properties") or {}).items() if _asked(k, required)}
     if props != (params.get("properties") or {}):
         params = {**params, "properties": props}
     others = {k: v for k, v in props.items() if k != HANDLE}
@@ -132,7 +137,7 @@ def signature(tool: dict) -> str:
     params = _params(tool)
     required = set(params.get("required") or ())
     args = [f"{name}{'' if name in required else '?'}: {_type_hint(spec)}"
-            for name, spec in (params.get("properties") or {}).items() if name in required or name not in OMITTED_PROSE]
+            for name, spec in (params.get("properties") or {}).items() if _asked(name, required)]
     return f"{tool['function']['name']}({', '.join(args)})"
 
 
