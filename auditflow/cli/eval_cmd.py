@@ -126,10 +126,15 @@ def run_eval_cmd(args) -> int:
         bad: dict[str, int] = dict.fromkeys(tasks, 0)
         lock = threading.Lock()
 
+        done: dict[str, int] = dict.fromkeys(tasks, 0)
+
         def on_done(config: str, record) -> None:  # called from the worker threads
             with lock:
                 bad[config] += bool(record.error_kind)
+                done[config] += 1
                 note = f"[red]{bad[config]} without result[/red]" if bad[config] else ""
+                if not err.is_terminal:
+                    _log_case(err, config, done[config], runnable, record, time.perf_counter() - started)
             bar.update(tasks[config], advance=1, bad=note)
 
         run = run_eval(case_set.cases, configs, base, jobs=args.jobs, redact=redact, on_done=on_done)
@@ -144,6 +149,18 @@ def run_eval_cmd(args) -> int:
     for (config, key), tb in run.tracebacks.items():
         err.print(f"[red]crash[/red] in {escape(config)} {escape(key)}:\n{escape(tb)}", soft_wrap=True)
     return EXIT_INCOMPLETE if report.problems() else EXIT_OK
+
+
+def _log_case(err: Console, config: str, done: int, total: int, record, elapsed: float) -> None:
+    """One plain line per finished case when stderr is not a terminal (a log file, CI).
+
+    A bar is only drawn on a terminal, and recording a corpus with a local model takes hours: a log
+    that stays empty that long cannot be told from a hung run.
+    """
+    outcome = record.error_kind or record.label
+    minutes, seconds = divmod(int(elapsed), 60)
+    err.print(f"{config} {done}/{total} {outcome} {record.key} ({minutes}m{seconds:02d}s)", markup=False,
+              highlight=False, soft_wrap=True)
 
 
 def _write_outputs(report, run, out: Path, args, wall: float, err: Console) -> tuple[list[Path], list]:

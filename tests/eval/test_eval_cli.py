@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -158,3 +159,13 @@ def test_used_keys_name_every_cache_entry_the_run_read_or_wrote(case_dir: Path, 
     assert len(written) > 3 and recorded == sorted(written)
     assert main([*argv, "--out", str(tmp_path / "replay"), "--used-keys", str(tmp_path / "replay-keys.json")]) == 0
     assert json.loads((tmp_path / "replay-keys.json").read_text())["used_keys"] == recorded
+
+
+def test_without_a_terminal_each_finished_case_is_one_log_line(case_dir: Path, tmp_path: Path, capsys) -> None:
+    """A run logged to a file shows its progress case by case (the bar is only drawn on a terminal)."""
+    assert run(case_dir, tmp_path / "out", "--jobs", "1") == 0
+    logged = re.compile(r"^(policy|no-checks) ([1-3])/3 ([ASEC]) \S+::\S+ \(\d+m\d\ds\)$")
+    lines = [m.groups() for line in capsys.readouterr().err.splitlines() if (m := logged.match(line))]
+    assert sorted((config, done) for config, done, _ in lines) == [
+        ("no-checks", "1"), ("no-checks", "2"), ("no-checks", "3"), ("policy", "1"), ("policy", "2"), ("policy", "3")]
+    assert {label for config, _, label in lines if config == "policy"} == {"A"}
