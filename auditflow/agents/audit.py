@@ -18,6 +18,7 @@ from auditflow.agents.junior import JuniorTurn
 from auditflow.agents.policy import DeterministicPolicy
 from auditflow.agents.prompts import FINAL_REPORT, final_report_tool
 from auditflow.agents.protocol import RunContext, compiled_graph
+from auditflow.agents.senior import grounded, workpapers
 from auditflow.agents.reports import (
     JUNIOR_REPORT_SCHEMA, AgentTranscript, AuditResult, InvalidReportError, TranscriptStep, fusion_input, normalise_number,
     parse_junior_report,
@@ -60,7 +61,7 @@ def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | Protoco
     cfg = get_config(config) if isinstance(config, str) else config
     if cfg.direct:
         turns = {"direct": [_direct_turn(env, query, models("direct"), data_root)]}
-        rounds, reviews = 1, []
+        rounds, reviews, found = 1, [], {}
     else:
         sessions = {r: _session(env, query, r, cfg, data_root) for r in cfg.roles}
         ctx = RunContext(sessions=sessions, models={r: models(r) for r in cfg.roles}, config=cfg, rule_hint=query.rule_hint)
@@ -69,9 +70,10 @@ def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | Protoco
             config={"configurable": {"auditflow": ctx}, "recursion_limit": 12 * (cfg.max_rounds + 1)},
         )
         turns, rounds, reviews = state["turns"], state.get("round", 1), state.get("reviews", [])
+        found = {r: workpapers(s.transcript) for r, s in sessions.items()} if cfg.checks else {}
     t1 = time.perf_counter()
     verdict, outs = checker_verdict(env, query, data_root) if cfg.checks else (None, {})
-    result = _assemble(query, cfg, turns, rounds, reviews, (verdict, outs))
+    result = _assemble(query, cfg, turns, rounds, reviews, (verdict, outs), found)
     return _with_timings(result, {"protocol_s": t1 - t0, "total_s": time.perf_counter() - t0})
 
 
@@ -81,13 +83,14 @@ def _with_timings(result: AuditResult, timings: dict) -> AuditResult:
     return replace(result, timings=timings)
 
 
-def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, checker: tuple) -> AuditResult:
+def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, checker: tuple,
+              found: dict) -> AuditResult:
     finals = {r: ts[-1].report for r, ts in sorted(turns.items())}
     valid = {r: rep for r, rep in finals.items() if rep is not None}
     transcripts = tuple(AgentTranscript.from_rounds(r, [t.steps for t in ts]) for r, ts in sorted(turns.items()))
     invalid = any(t.invalid_outputs for ts in turns.values() for t in ts)
     tools_run = {t.role: t.tools_run for t in transcripts}
-    decision, chosen, fusion, conflict = _decide(cfg, valid, tools_run, *checker)
+    decision, chosen, fusion, conflict = _decide(cfg, valid, tools_run, *checker, found=found)
     return AuditResult(
         query=query.to_json(), config=cfg.name, decision=decision,
         triggered_rules=chosen.triggered_rules if chosen else (),
@@ -102,15 +105,22 @@ def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, che
     )
 
 
-def _decide(cfg: ProtocolConfig, valid: dict, tools_run: dict, verdict: str | None, outs: dict) -> tuple:
-    """(decision, the report whose values are shown, fusion result, conflict K)."""
+def _decide(cfg: ProtocolConfig, valid: dict, tools_run: dict, verdict: str | None, outs: dict, *,
+            found: dict) -> tuple:
+    """(decision, the report whose values are shown, fusion result, conflict K).
+
+    ``found``: role -> the :class:`~auditflow.agents.senior.Workpapers` of its own checker runs (None
+    or absent: not every checker ran, nothing to hold the report to). The Senior sends an ungrounded
+    report back; if it is still ungrounded when the rounds run out, fusion discounts it.
+    """
     if not valid:
         return "unable_to_verify", None, None, 0.0
     if not cfg.fusion:  # the Senior picks one report: the most confident, the first role on a tie
         chosen = max(valid.values(), key=lambda rep: rep.confidence)
         return chosen.decision, chosen, None, 0.0
     required = CHECK_TOOLS if cfg.checks else ()
-    inputs = [fusion_input(rep, required_tools=required, tools_run=tools_run[r]) for r, rep in valid.items()]
+    inputs = [fusion_input(rep, required_tools=required, tools_run=tools_run[r], grounded=grounded(rep, found.get(r)))
+              for r, rep in valid.items()]
     try:
         fusion = fuse_reports(inputs, verdict if cfg.checks else None)
     except TotalConflictError:  # K = 1 (possible without checks): nothing to fuse, escalate

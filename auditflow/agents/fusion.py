@@ -314,6 +314,7 @@ class FusionInput:
     confidence: float
     completeness: float = 1.0
     skipped_tools: tuple[str, ...] = ()  # rule-required tools the report never ran
+    ungrounded: bool = False  # its decision or codes are not what its author's own checkers returned
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "skipped_tools", tuple(sorted(set(self.skipped_tools))))
@@ -402,7 +403,12 @@ def _definite_checker(outcome: Any) -> str | None:
 
 
 def _gate(report: FusionInput, checker: str | None, skipped_alpha: float, contra_alpha: float) -> SourceMass:
-    """Turn a report into its BBA and discount it for skipped tools and for contradicting the checker."""
+    """Turn a report into its BBA and discount it for skipped tools and for contradicting the checker.
+
+    A report that says something its author's own checker runs did not return is discounted like one
+    that contradicts the authoritative checker: when no checker is definite (a fact nothing can
+    verify) that is the only thing that keeps an invented finding from deciding the case.
+    """
     raw = report_mass(report.decision, report.confidence, report.completeness)
     alpha, reasons = 1.0, []
     if report.skipped_tools:
@@ -411,6 +417,9 @@ def _gate(report: FusionInput, checker: str | None, skipped_alpha: float, contra
     if checker is not None and report.decision in HYPOTHESES and report.decision != checker:
         alpha *= contra_alpha
         reasons.append(f"contradicts the authoritative checker outcome {checker!r}")
+    elif report.ungrounded:
+        alpha *= contra_alpha
+        reasons.append("contradicts its own checker results")
     return SourceMass(report.role, report.decision, alpha, tuple(reasons), raw, discount(raw, alpha))
 
 

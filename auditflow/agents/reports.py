@@ -515,9 +515,11 @@ def parse_junior_report(obj: Any, role: str, *, steps: Sequence[EvidenceStep] = 
 
 
 def fusion_input(report: JuniorReport, *, required_tools: Iterable[str] = (),
-                 tools_run: Iterable[str] | None = None, completeness: float = 1.0) -> FusionInput:
+                 tools_run: Iterable[str] | None = None, completeness: float = 1.0,
+                 grounded: bool = True) -> FusionInput:
     """What fusion needs from a report. ``tools_run`` defaults to the tools on its evidence path; pass
-    ``AgentTranscript.tools_run`` to count every tool the agent actually ran."""
+    ``AgentTranscript.tools_run`` to count every tool the agent actually ran. ``grounded``: whether the
+    report says what its author's own checkers returned (:func:`auditflow.agents.senior.grounded`)."""
     ran = frozenset(tools_run) if tools_run is not None else report.tools_used
     skipped = tuple(sorted(set(required_tools) - ran))
-    return FusionInput(report.role, report.decision, report.confidence, completeness, skipped)
+    return FusionInput(report.role, report.decision, report.confidence, completeness, skipped, not grounded)

@@ -2,6 +2,8 @@
 and the protocol's guarantees (the checker is authoritative, vacuous reports decide nothing)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from auditflow.agents.fusion import (
@@ -199,6 +201,18 @@ def test_report_contradicting_the_checker_cannot_win_even_with_confidence_one(ch
     assert res.sources[0].alpha == 0.0 and res.sources[0].mass.is_vacuous
     assert "contradicts the authoritative checker" in res.sources[0].reasons[0]
     assert r4(res.bel) == 0.99 and res.credibility == pytest.approx(0.99)
+
+
+def test_a_report_contradicting_its_own_checker_results_is_discounted_once():
+    """Ungrounded (not what its author's checkers returned): discounted like a contradiction of the
+    checker, which decides when there is no definite checker outcome; with one, not twice."""
+    invented = FusionInput("A1", VIOLATION, 1.0, ungrounded=True)
+    res = fuse_reports([invented, _report("A2", UNABLE, 0.0)])
+    assert res.decision == UNABLE and res.sources[0].alpha == 0.0
+    assert res.sources[0].reasons == ("contradicts its own checker results",)
+    assert fuse_reports([replace(invented, ungrounded=False), _report("A2", UNABLE, 0.0)]).decision == VIOLATION
+    wrong_codes = fuse_reports([FusionInput("A1", CONSISTENT, 1.0, ungrounded=True)], VIOLATION, contradiction_alpha=0.5)
+    assert wrong_codes.sources[0].alpha == 0.5 and len(wrong_codes.sources[0].reasons) == 1
 
 
 def test_contradicting_reports_cannot_win_whatever_the_alpha():

@@ -300,6 +300,20 @@ def test_a_report_contradicting_the_checker_cannot_win(audit):
     assert result.fusion.checker_outcome == "violation"
 
 
+def test_with_nothing_to_verify_an_invented_finding_does_not_decide_the_case(audit):
+    """The corpus's removed totals: no checker applies, so no authoritative outcome. One junior kept a
+    violation code none of its checkers returned through both rounds; the other said unable_to_verify.
+    The Senior's workpapers rule discounts the ungrounded report in fusion, so it cannot win."""
+    nothing = AuditQuery("acme", "us-gaap:CommitmentsAndContingencies", "2024-12-31", rule_hint="0117")
+    invented = report(rules=("DQC.US.0117.0015",), reported="0", expected="1")
+    result = audit(query=nothing, models=Scripts(compliance=checked(invented, invented)))
+    assert result.fusion.checker_outcome is None and result.rounds == 2
+    assert (result.decision, result.triggered_rules) == ("unable_to_verify", ())
+    source = next(s for s in result.fusion.sources if s.role == "compliance")
+    assert source.alpha == 0.0 and source.reasons == ("contradicts its own checker results",)
+    assert next(s for s in result.fusion.sources if s.role == "forensic").reasons == ()
+
+
 def test_a_disagreement_on_the_sign_rule_names_its_source(audit):
     wrong = report(rules=(SIGN,), reported="-12500000", expected="-12500000")
     result = audit(AR, models=Scripts(compliance=checked(wrong, report(rules=(SIGN,), reported="-12500000",
