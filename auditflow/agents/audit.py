@@ -18,11 +18,11 @@ from auditflow.agents.junior import JuniorTurn
 from auditflow.agents.policy import DeterministicPolicy
 from auditflow.agents.prompts import FINAL_REPORT, final_report_tool
 from auditflow.agents.protocol import RunContext, compiled_graph
-from auditflow.agents.senior import grounded, workpapers
 from auditflow.agents.reports import (
     JUNIOR_REPORT_SCHEMA, AgentTranscript, AuditResult, InvalidReportError, TranscriptStep, fusion_input, normalise_number,
     parse_junior_report,
 )
+from auditflow.agents.senior import grounded
 from auditflow.env.check_tools import verdict_of
 from auditflow.env.query import AuditQuery
 from auditflow.env.session import AuditSession
@@ -70,7 +70,7 @@ def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | Protoco
             config={"configurable": {"auditflow": ctx}, "recursion_limit": 12 * (cfg.max_rounds + 1)},
         )
         turns, rounds, reviews = state["turns"], state.get("round", 1), state.get("reviews", [])
-        found = {r: workpapers(s.transcript) for r, s in sessions.items()} if cfg.checks else {}
+        found = ctx.workpapers()
     t1 = time.perf_counter()
     verdict, outs = checker_verdict(env, query, data_root) if cfg.checks else (None, {})
     result = _assemble(query, cfg, turns, rounds, reviews, (verdict, outs), found)

@@ -43,6 +43,13 @@ class RunContext:
             for r in sessions
         }
 
+    def workpapers(self) -> dict:
+        """Role -> what its own checker runs returned so far (None: it did not run every checker); empty
+        without checkers. The Senior holds each report to it, and fusion discounts a report that strays."""
+        if not self.config.checks:
+            return {}
+        return {r: senior.workpapers(s.transcript) for r, s in self.sessions.items()}
+
 
 def _ctx(config) -> RunContext:
     return config["configurable"]["auditflow"]
@@ -69,8 +76,7 @@ def senior_node(state: ProtocolState, config) -> dict:
     rnd = state.get("round", 1)
     if not ctx.config.senior or len(ctx.sessions) < 2:
         return {"done": True}
-    found = {r: senior.workpapers(s.transcript) for r, s in ctx.sessions.items()} if ctx.config.checks else None
-    rev = senior.review(state["reports"], rnd, found)
+    rev = senior.review(state["reports"], rnd, ctx.workpapers())
     done = rev.accepted or rnd >= ctx.config.max_rounds
     return {"reviews": [rev], "feedback": rev.feedback, "round": rnd + (0 if done else 1), "done": done}
 

@@ -124,9 +124,8 @@ def run_eval_cmd(args) -> int:
                   TextColumn("{task.fields[bad]}"), TimeElapsedColumn(), console=err) as bar:
         tasks = {c.name: bar.add_task(c.name, total=runnable, bad="") for c in configs}
         bad: dict[str, int] = dict.fromkeys(tasks, 0)
-        lock = threading.Lock()
-
         done: dict[str, int] = dict.fromkeys(tasks, 0)
+        lock = threading.Lock()
 
         def on_done(config: str, record) -> None:  # called from the worker threads
             with lock:
