@@ -19,6 +19,7 @@ CHARTS = (("per-rule-accuracy.png", "Joint ACC by DQC rule family and configurat
           ("error-types.png", "FinMR labels (A, S, E, C) by configuration"))
 RUN_FILE = "run.json"
 MAX_PROBLEM = 160
+PROBLEMS_HEADING = "## Cases without an audit result"  # only when some run gave no audit result
 
 
 def pct(x: float | None) -> str:
@@ -130,7 +131,7 @@ def _problems(report: EvalReport) -> list[str]:
     problems = report.problems()
     if not problems:
         return []
-    out = ["", "## Cases without an audit result", "",
+    out = ["", PROBLEMS_HEADING, "",
            f"{len(problems)} run(s) ended without an audit result; each counts as S (no valid output) above.", ""]
     out += _table(["configuration", "case", "problem"], [":--", ":--", ":--"],
                   ([c, f"`{r.key}`", cell(problem_text(r))] for c, r in problems))
