@@ -30,7 +30,7 @@ _OPTIONS: tuple[tuple[str, str, object, str], ...] = (
                                       "new_episodes, all (default: none)"),
     ("cache-dir", "string", DEFAULT_CACHE_DIR, f"LLM cache folder (default: <rootdir>/{DEFAULT_CACHE_DIR})"),
     ("data-root", "string", "", "data root with filings/, dqc/, finmr/ (default: $AUDITFLOW_DATA_ROOT, "
-                                "then ../shared/data next to the checkout)"),
+                                "then shared/data beside the rootdir or a parent of it)"),
     ("json", "string", "", "write per-case results and aggregates to this JSON file"),
     ("used-keys", "string", "", "write the LLM cache keys the cases used to this JSON file (for "
                                 "auditflow cache prune DIR --used FILE)"),
@@ -105,7 +105,7 @@ def fraction(text: str, option: str) -> float:
 def _data_root(config: pytest.Config) -> Path | None:
     explicit = _path(config, "auditflow_data_root")
     try:
-        return resolve_data_root(explicit) if explicit is not None else data_root_or_none()
+        return resolve_data_root(explicit) if explicit is not None else data_root_or_none(start=config.rootpath)
     except DataRootError as exc:
         raise pytest.UsageError(f"--auditflow-data-root: {exc}") from None
 

@@ -5,6 +5,7 @@ to make ``pytest`` work from any working directory.
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -22,13 +23,20 @@ from auditflow.errors import DataRootError  # noqa: E402
 pytest_plugins = ["pytester"]
 
 
+# CI sets this (.ci/run): there a missing data root fails the tests that need it, since a skipped rule
+# test would look like a pass. Elsewhere (a fresh clone without the data) those tests are skipped.
+REQUIRE_ENV = "AUDITFLOW_REQUIRE_DATA_ROOT"
+
+
 @pytest.fixture(scope="session")
 def data_root() -> Path:
-    """The data root; its absence fails the test (a skipped rule test would look like a pass)."""
+    """The data root; without it the test is skipped, saying why (failed when $AUDITFLOW_REQUIRE_DATA_ROOT is set)."""
     try:
-        return resolve_data_root()
+        return resolve_data_root(start=REPO)
     except DataRootError as exc:
-        pytest.fail(f"data root not available: {exc}")
+        if os.environ.get(REQUIRE_ENV):
+            pytest.fail(f"data root not available: {exc}")
+        pytest.skip(f"needs the AuditFlow data root: {exc}")
 
 
 @pytest.fixture(scope="session")

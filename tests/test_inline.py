@@ -5,7 +5,6 @@ XBRL instance EDGAR extracted from it. Parsing the inline original must give the
 """
 from __future__ import annotations
 
-import os
 from collections import Counter
 from decimal import Decimal
 from pathlib import Path
@@ -17,11 +16,10 @@ from auditflow.xbrl.instance import ParsedInstance, parse_instance
 from auditflow.xbrl.qname import QName
 from auditflow.xbrl.safexml import parse_xml
 
-# The shared data root (AUDITFLOW_DATA_ROOT, as CI sets it, else the shared folder of this machine).
-DATA_ROOT = Path(os.environ.get("AUDITFLOW_DATA_ROOT") or "/work/shared/data")
-AEON_DIR = DATA_ROOT / "filings" / "aeon-10q-2023-09-30"
-AEON_INLINE = AEON_DIR / "aeon-20230930x10q.htm"
-AEON_INSTANCE = AEON_DIR / "aeon-20230930x10q_htm.xml"
+# The AEON 10-Q under the data root (the data_root fixture: skipped, saying why, without one).
+AEON = Path("filings") / "aeon-10q-2023-09-30"
+AEON_INLINE = "aeon-20230930x10q.htm"
+AEON_INSTANCE = "aeon-20230930x10q_htm.xml"
 
 US_GAAP = "http://fasb.org/us-gaap/2023"
 
@@ -325,9 +323,10 @@ def test_is_inline_root() -> None:
 
 
 # -- real data: the inline original equals the instance EDGAR extracted from it ----------------------------
-def _load(path: Path):
+def _load(data_root: Path, name: str):
+    path = data_root / AEON / name
     if not path.is_file():
-        pytest.fail(f"test data missing: {path} (the AEON 10-Q filing under /work/shared/data is required)")
+        pytest.fail(f"test data missing: {path} (the data root's AEON 10-Q filing is required)")
     return parse_xml(path.read_bytes(), name=path.name)
 
 
@@ -355,9 +354,9 @@ def _fact_set(p: ParsedInstance) -> Counter:
     return out
 
 
-def test_aeon_inline_matches_its_extracted_instance() -> None:
-    inline = parse_inline([(AEON_INLINE.name, _load(AEON_INLINE))])
-    instance = parse_instance(_load(AEON_INSTANCE), document=AEON_INSTANCE.name)
+def test_aeon_inline_matches_its_extracted_instance(data_root: Path) -> None:
+    inline = parse_inline([(AEON_INLINE, _load(data_root, AEON_INLINE))])
+    instance = parse_instance(_load(data_root, AEON_INSTANCE), document=AEON_INSTANCE)
     assert not inline.warnings, [str(w) for w in inline.warnings]
     assert len(inline.facts) == len(instance.facts) > 1000
     got, want = _fact_set(inline), _fact_set(instance)
@@ -370,10 +369,10 @@ def test_aeon_inline_matches_its_extracted_instance() -> None:
     assert {f.id for f in inline.facts} == {f.id for f in instance.facts}
 
 
-def test_aeon_transformed_values_spot_checks() -> None:
+def test_aeon_transformed_values_spot_checks(data_root: Path) -> None:
     """A few values that exercise the SEC registry, checked against what EDGAR extracted."""
     by_concept: dict[str, set] = {}
-    for f in parse_inline([(AEON_INLINE.name, _load(AEON_INLINE))]).facts:
+    for f in parse_inline([(AEON_INLINE, _load(data_root, AEON_INLINE))]).facts:
         by_concept.setdefault(f.concept.local, set()).add(f.value)
     assert by_concept["DocumentPeriodEndDate"] == {"2023-09-30"}
     assert by_concept["EntityFilerCategory"] == {"Non-accelerated Filer"}

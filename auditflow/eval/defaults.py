@@ -56,7 +56,7 @@ class ProjectDefaults:
         if explicit is None and self.values.get("auditflow_data_root"):
             explicit = self._from_root(self.values["auditflow_data_root"])
         try:
-            return resolve_data_root(explicit) if explicit is not None else data_root_or_none()
+            return resolve_data_root(explicit) if explicit is not None else data_root_or_none(start=self.rootdir)
         except DataRootError as exc:
             raise AuditflowError(f"--data-root: {exc}") from None
 

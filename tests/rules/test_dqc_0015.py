@@ -345,6 +345,7 @@ def test_data_root_order(tmp_path, monkeypatch):
 
 def test_data_root_none_found(tmp_path, monkeypatch):
     monkeypatch.delenv(ENV_VAR, raising=False)
+    monkeypatch.chdir(tmp_path)  # no shared/data beside it or a parent
     monkeypatch.setattr(dataroot, "repo_data_root", lambda: tmp_path / "no-shared")
     monkeypatch.setattr(dataroot, "user_cache_data_root", lambda: tmp_path / "no-cache")
     with pytest.raises(DataRootError) as exc:
