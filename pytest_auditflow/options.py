@@ -34,9 +34,9 @@ _OPTIONS: tuple[tuple[str, str, object, str], ...] = (
     ("json", "string", "", "write per-case results and aggregates to this JSON file"),
     ("used-keys", "string", "", "write the LLM cache keys the cases used to this JSON file (for "
                                 "auditflow cache prune DIR --used FILE)"),
-    ("min-joint-acc", "string", "", "fail the session when Joint ACC is below X (0.8 or 80%%)"),
+    ("min-joint-acc", "string", "", "fail the session when Joint ACC is below X (a fraction 0-1 like 0.8, or a percentage like 80%%)"),
     ("baseline", "string", "", "results JSON of a reviewed run to compare with (see --auditflow-max-drop)"),
-    ("max-drop", "string", "0", "largest allowed Joint ACC drop against the baseline (default 0)"),
+    ("max-drop", "string", "0", "largest allowed Joint ACC drop against the baseline (0.05 or 5%%; default 0)"),
     ("judge-model", "string", "", "also label each case with this LLM using the FinMR judge rubric, and "
                                   "report its agreement with the deterministic labels"),
     ("slowest", "string", str(DEFAULT_SLOWEST), f"how many slowest cases to list (default {DEFAULT_SLOWEST})"),
@@ -90,16 +90,18 @@ def _path(config: pytest.Config, ini: str) -> Path | None:
 
 
 def fraction(text: str, option: str) -> float:
-    """``0.8``, ``80%`` or ``80`` -> 0.8."""
+    """``0.8`` or ``80%`` -> 0.8: a fraction from 0 to 1, or a percentage written with ``%``. Anything
+    else (``80``, ``1.5``) is a usage error: is ``1.5`` 150 % or 1.5 %?"""
     t = text.strip()
+    pct = t.endswith("%")
     try:
-        x = float(t.rstrip("%"))
+        x = float(t[:-1].strip() if pct else t)
     except ValueError:
-        raise pytest.UsageError(f"{option} must be a fraction like 0.8 or a percentage like 80%, got {text!r}") from None
-    x = x / 100 if t.endswith("%") or x > 1 else x
-    if not 0 <= x <= 1:
-        raise pytest.UsageError(f"{option} must be between 0 and 1 (or 0% and 100%), got {text!r}")
-    return x
+        x = float("nan")
+    if not (0 <= x <= (100 if pct else 1)):  # also refuses nan
+        raise pytest.UsageError(f"{option} must be a fraction from 0 to 1 like 0.8, or a percentage with % like "
+                                f"80%, got {text!r}")
+    return x / 100 if pct else x
 
 
 def _data_root(config: pytest.Config) -> Path | None:

@@ -94,23 +94,31 @@ def baseline_gate(rows: Iterable[Mapping[str, Any]], baseline: Mapping[str, Mapp
     """Compare with a baseline on the cases both runs have; fail on a Joint ACC drop above ``max_drop``.
 
     Regressed cases (A before and not now, or passed before and failed now) are always named, so a
-    run whose improvements hide a regression still shows it.
+    run whose improvements hide a regression still shows it. A failing case the baseline does not
+    hold is a new failure, i.e. a regression, and fails the gate whatever ``max_drop``: otherwise a
+    broken new case, or a run whose node ids no longer match the baseline (a moved rootdir), would
+    pass with nothing compared. Accept a known failure by writing it into a reviewed baseline.
     """
     current = {r["nodeid"]: r for r in rows}
     shared = sorted(set(current) & set(baseline))
+    new_failures = tuple(sorted(k for k, r in current.items() if k not in baseline and not r.get("passed")))
+    new_note = (f"; {len(new_failures)} new failing case(s), not in the baseline: {', '.join(new_failures)}"
+                if new_failures else "")
     if not shared:
-        return GateResult("baseline", True, "no case of this run is in the baseline; nothing to compare")
+        return GateResult("baseline", not new_failures,
+                          f"no case of this run is in the baseline; nothing to compare{new_note}", new_failures)
     def acc(src: Mapping[str, Mapping[str, Any]]) -> float:
         return sum(src[k]["label"] == "A" for k in shared) / len(shared)
 
     before, now = acc(baseline), acc(current)
     regressed = tuple(k for k in shared if _worse(baseline[k], current[k]))
-    ok = now + EPSILON >= before - max_drop
+    ok = now + EPSILON >= before - max_drop and not new_failures
     detail = "; regressed: " + ", ".join(_describe(k, baseline[k], current[k]) for k in regressed) if regressed else ""
     skipped = len(set(baseline) - set(current))
     note = f" ({skipped} baseline case(s) not run)" if skipped else ""
     return GateResult("baseline", ok, f"Joint ACC {_pct(now)} vs baseline {_pct(before)} on {len(shared)} shared "
-                                      f"case(s){note}, allowed drop {_pct(max_drop)}{detail}", regressed)
+                                      f"case(s){note}, allowed drop {_pct(max_drop)}{detail}{new_note}",
+                      regressed + new_failures)
 
 
 def _worse(before: Mapping[str, Any], now: Mapping[str, Any]) -> bool:

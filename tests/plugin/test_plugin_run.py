@@ -138,7 +138,7 @@ def test_option_errors_say_what_is_accepted(pytester: pytest.Pytester, af_args) 
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--auditflow-config 'fastest' is not one of full, single-agent, *"])
     result = pytester.runpytest(*af_args, "--auditflow-min-joint-acc=lots")
-    result.stderr.fnmatch_lines(["*--auditflow-min-joint-acc must be a fraction like 0.8 or a percentage like 80%*"])
+    result.stderr.fnmatch_lines(["*--auditflow-min-joint-acc must be a fraction from 0 to 1 like 0.8, or a percentage with % like 80%*"])
 
 
 COUNTING_MODELS = """
