@@ -14,7 +14,7 @@ from pytest_auditflow import hookspecs
 from pytest_auditflow.items import RULE_MARKERS, AuditCaseFile
 from pytest_auditflow.options import add_options, settings_from_config
 from pytest_auditflow.reporter import AuditflowReporter
-from pytest_auditflow.session import SESSION_KEY, AuditflowSession
+from pytest_auditflow.session import SESSION_KEY, AuditflowSession, model_note
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -40,7 +40,7 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     if state is None or not state.settings.enabled:
         return None
     run = state.settings.run
-    return (f"auditflow: model {run.model}, config {run.config}, record mode {run.record_mode}, "
+    return (f"auditflow: model {run.model} ({model_note(run)}), config {run.config}, record mode {run.record_mode}, "
             f"cache {run.cache_dir}, data root {run.data_root or 'none'}")
 
 

@@ -61,12 +61,17 @@ def build_table(rows: Iterable[Mapping[str, Any]], *, ascii_only: bool, compact:
 
 
 def render_report(rows: list[Mapping[str, Any]], *, width: int, ascii_only: bool, settings_line: str,
-                  gates: Iterable[GateResult] = (), slowest: int = 0, notes: Iterable[str] = ()) -> str:
+                  gates: Iterable[GateResult] = (), slowest: int = 0, notes: Iterable[str] = (),
+                  skipped: str | None = None) -> str:
     """The whole report block (without the pytest section separator), at most ``width`` columns wide."""
     console = Console(file=io.StringIO(), width=max(width, MIN_WIDTH), color_system=None, force_terminal=False,
                       highlight=False, emoji=False, legacy_windows=False, safe_box=ascii_only)
     say = console.print
     say(settings_line)
+    if skipped:
+        say(skipped)
+    if not rows:
+        return console.file.getvalue()  # type: ignore[attr-defined]
     say("labels: A all right | S no valid output | E reported wrong | C expected wrong")
     table = build_table(rows, ascii_only=ascii_only)
     if _natural_width(table) > console.width:

@@ -21,7 +21,7 @@ from auditflow.cases.results import (
 )
 from auditflow.cases.rewrite import expect_from_actual, rewrite_expectations
 from pytest_auditflow.render import render_report
-from pytest_auditflow.session import PROP, AuditflowSession
+from pytest_auditflow.session import PROP, AuditflowSession, model_note
 
 
 class AuditflowReporter:
@@ -31,6 +31,7 @@ class AuditflowReporter:
         self.gates: list[GateResult] = []
         self.notes: list[str] = []
         self.other_failures: set[str] = set()  # failures that are not a case's verdict: never gated away
+        self.skipped: dict[str, str] = {}  # case node id -> why it was skipped (e.g. no data root)
         self.baseline = self._load_baseline()
 
     def _load_baseline(self) -> dict[str, dict[str, Any]] | None:
@@ -47,6 +48,8 @@ class AuditflowReporter:
             self.rows[report.nodeid] = {"nodeid": report.nodeid, **props}
         if report.failed and not (props and report.when == "call" and not props.get("crashed")):
             self.other_failures.add(report.nodeid)
+        if report.skipped and "auditflow" in report.keywords:
+            self.skipped[report.nodeid] = _skip_reason(report)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
@@ -63,6 +66,8 @@ class AuditflowReporter:
             doc = results_document([_public(r) for r in rows], settings=self._settings_json(), gates=self.gates)
             write_results(self.state.settings.json_path, doc)
             self.notes.append(f"results written to {self.state.settings.json_path}")
+        if self.state.settings.html_path is not None:
+            self.notes.append(self._write_html(rows))
         if self.state.settings.used_keys_path is not None:
             from auditflow.llm.cache_cmd import write_used_keys
 
@@ -86,7 +91,7 @@ class AuditflowReporter:
             self.notes.append(f"gates passed: the {failed} failing case(s) above do not fail the session")
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if not self.rows:
+        if not self.rows and not self.skipped:
             return
         tw = terminalreporter._tw
         encoding = getattr(getattr(tw, "_file", None), "encoding", None) or sys.stdout.encoding or ""
@@ -94,7 +99,19 @@ class AuditflowReporter:
         terminalreporter.write(render_report(
             sorted_rows(self.rows.values()), width=tw.fullwidth, ascii_only="utf" not in encoding.lower(),
             settings_line=self._settings_line(), gates=self.gates, slowest=self.state.settings.slowest,
-            notes=self.notes))
+            notes=self.notes, skipped=skipped_line(self.skipped)))
+
+    def _write_html(self, rows: list[dict[str, Any]]) -> str:
+        """The self-contained HTML report (--auditflow-html); returns the note to print."""
+        from auditflow.html.payload import plugin_entries
+        from auditflow.html.render import render_suite, write_html
+
+        path = self.state.settings.html_path
+        run = self.state.settings.run
+        text = render_suite(plugin_entries(rows), title=f"AuditFlow: {len(rows)} case(s)", configs=[run.config],
+                            settings={**self._settings_json(), "skipped cases": len(getattr(self, "skipped", ()) or ()) or None})
+        write_html(path, text)
+        return f"HTML report written to {path}"
 
     def _settings_json(self) -> dict[str, Any]:
         run = self.state.settings.run
@@ -104,8 +121,9 @@ class AuditflowReporter:
     def _settings_line(self) -> str:
         run = self.state.settings.run
         judge = f", LLM judge {run.judge_model}" if run.judge_model else ""
-        return (f"AuditFlow: {len(self.rows)} case(s), model {run.model}, config {run.config}, "
-                f"record mode {run.record_mode}{judge}")
+        skipped = f" ({len(self.skipped)} skipped)" if self.skipped else ""
+        return (f"AuditFlow: {len(self.rows)} case(s) run{skipped}, model {run.model} ({model_note(run)}), "
+                f"config {run.config}, record mode {run.record_mode}{judge}")
 
     def _gates(self, rows: list[dict[str, Any]]) -> list[GateResult]:
         s = self.state.settings
@@ -129,6 +147,25 @@ class AuditflowReporter:
         return f"--auditflow-update-expected: rewrote expect: of {count} case(s) in {len(by_file)} file(s): {files}"
 
 
+def _skip_reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+    return text.removeprefix("Skipped: ")
+
+
+def skipped_line(skipped: dict[str, str]) -> str | None:
+    """One line: how many cases were skipped and why (reasons by frequency), or None."""
+    if not skipped:
+        return None
+    counts: dict[str, int] = defaultdict(int)
+    for reason in skipped.values():
+        counts[reason] += 1
+    reasons = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    if len(reasons) == 1:
+        return f"skipped {len(skipped)} case(s): {reasons[0][0]}"
+    return f"skipped {len(skipped)} case(s): " + "; ".join(f"{n} {why}" for why, n in reasons)
+
+
 def _public(row: dict[str, Any]) -> dict[str, Any]:
     """A row for the results file (without the update-only ``actual`` payload and the cache keys)."""
-    return {k: v for k, v in row.items() if k not in ("actual", "cache_keys")}
+    return {k: v for k, v in row.items() if k not in ("actual", "cache_keys", "html")}

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from auditflow.cases.model import AuditCase
-from auditflow.cases.models import make_judge, make_models
+from auditflow.cases.models import POLICY, make_judge, make_models
 from pytest_auditflow.options import Settings
 
 if TYPE_CHECKING:
@@ -49,8 +49,8 @@ class AuditflowSession:
     def missing_requirement(self, case: AuditCase) -> str | None:
         """Why the case cannot run here (a skip reason), or None."""
         if "data_root" in case.requires and self.settings.run.data_root is None:
-            return ("needs the AuditFlow data root (DQC concept lists); pass --auditflow-data-root DIR "
-                    "or set AUDITFLOW_DATA_ROOT")
+            return ("needs the AuditFlow data root (real filings, DQC lists), none found: put it at ../shared/data "
+                    "beside the project, set AUDITFLOW_DATA_ROOT or pass --auditflow-data-root=DIR")
         return None
 
     def run(self, case: AuditCase) -> CaseOutcome:
@@ -68,3 +68,13 @@ class AuditflowSession:
 
 
 SESSION_KEY = pytest.StashKey[AuditflowSession]()
+
+
+def model_note(run: Any) -> str:
+    """What the model setting means for this run, for the header and the report: ``policy`` is no LLM;
+    a model spec in record mode ``none`` only replays the recorded calls (never calls the model)."""
+    if run.model == POLICY:
+        return "deterministic policy, no LLM"
+    if run.record_mode == "none":
+        return "replaying recorded LLM calls"
+    return f"calling the model for calls not recorded (record mode {run.record_mode})"

@@ -16,7 +16,7 @@ def test_report_counts_labels_by_rule_family(pytester: pytest.Pytester, af_args,
     result.assert_outcomes(passed=3, failed=1)
     block = report_block(result.stdout.str())
     lines = [" ".join(line.split()) for line in block.splitlines()]
-    assert "AuditFlow: 4 case(s), model policy, config full, record mode none" in lines
+    assert "AuditFlow: 4 case(s) run, model policy (deterministic policy, no LLM), config full, record mode none" in lines
     assert "rule family cases passed A S E C Joint ACC VAcc invalid" in lines
     assert "DQC.US.0015 1 1 1 0 0 0 100.0% 100.0% 0.0%" in lines
     assert "DQC.US.0126 2 1 1 0 0 1 50.0% 100.0% 0.0%" in lines

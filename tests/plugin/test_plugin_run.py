@@ -61,10 +61,14 @@ def test_inject_changes_the_audited_filing(pytester: pytest.Pytester, af_args) -
 
 def test_a_case_needing_the_data_root_is_skipped_without_one(pytester: pytest.Pytester, monkeypatch) -> None:
     monkeypatch.setenv("AUDITFLOW_DATA_ROOT", str(pytester.path / "no-such-folder"))
-    pytester.makefile(".case.yaml", acme=case_file(ASSETS_OK + "    requires: [data_root]\n"))
+    pytester.makefile(".case.yaml", acme=case_file(ASSETS_OK + "    requires: [data_root]\n", REVENUE_OK))
     result = pytester.runpytest("--auditflow", "-rs")
-    result.assert_outcomes(skipped=1)
-    result.stdout.fnmatch_lines(["*needs the AuditFlow data root*--auditflow-data-root DIR*"])
+    result.assert_outcomes(skipped=1, passed=1)
+    result.stdout.fnmatch_lines(["*needs the AuditFlow data root*AUDITFLOW_DATA_ROOT*--auditflow-data-root=DIR*"])
+    # the report says, in one line, how many cases were skipped and why
+    result.stdout.fnmatch_lines(["AuditFlow: 1 case(s) run (1 skipped), model policy*",
+                                 "skipped 1 case(s): needs the AuditFlow data root (real filings, DQC lists), none "
+                                 "found: put it at ../shared/data beside the project, *"])
 
 
 def test_junit_xml_carries_the_case_properties(pytester: pytest.Pytester, af_args) -> None:
