@@ -47,6 +47,7 @@ from auditflow.xbrl.duplicates import fact_alignment_key, find_duplicates
 from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.loader import plain_decimal
 from auditflow.xbrl.model import SUMMATION_ITEMS, Fact
+from auditflow.xbrl.numbers import MAX_EXPONENT, number_problem, short
 
 MutationKind = Literal["set_value", "flip_sign", "remove"]
 KINDS: tuple[str, ...] = get_args(MutationKind)
@@ -103,9 +104,10 @@ def _as_decimal(value: object, fact: str) -> Decimal:
     try:
         number = Decimal(value.strip() if isinstance(value, str) else value)
     except ArithmeticError:
-        raise MutationError(f"set_value of fact {fact!r}: {value!r} is not a decimal number.") from None
-    if not number.is_finite():
-        raise MutationError(f"set_value of fact {fact!r}: {value!r} is not a finite number.")
+        raise MutationError(f"set_value of fact {fact!r}: {short(str(value))} is not a decimal number.") from None
+    if (problem := number_problem(number)) is not None:  # NaN, INF, or 1e999999999 that would print as a billion digits
+        raise MutationError(f"set_value of fact {fact!r}: {short(str(value))} is not a finite number "
+                            f"within range ({problem}); |exponent| must be at most {MAX_EXPONENT}.")
     return number
 
 

@@ -107,8 +107,8 @@ def _normalise_reference(f: Fact) -> Fact:
 @pytest.mark.parametrize("value", [
     "0", "-0", "0.0", "-0.0", "00", "007", "1", "-1", "25871.0", "-1737349.0", "12665932.0", "0.50", "-0.050", "1.000",
     "100", "1000000", "1.0501", "0.05", "3.14159", "1e3", "1E-2", "+5", ".5", "5.", "-.5", "1,000", "abc", "", " 1", "1 ",
-    "١٢", "123456789012345678901234567890.000", "-0.000001", "NaN", "Infinity",
-])
+    "١٢", "123456789012345678901234567890.000", "-0.000001",
+])  # NaN and Infinity are no longer normalised but left out (tests/test_hostile_input.py)
 def test_number_normalisation_matches_plain_decimal(value):
     f = Fact(QName("http://x", "A"), "c", value, "u")
     try:

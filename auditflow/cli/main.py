@@ -20,6 +20,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="auditflow", description="Verify XBRL filings the way an auditor would.")
     parser.add_argument("--version", action="version", version=f"auditflow {__version__}")
+    parser.add_argument("--debug", action="store_true", help="on an error, also print the traceback")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("inspect", help="show what was loaded from a filing")
@@ -92,11 +93,26 @@ def main(argv: list[str] | None = None) -> int:
             return run_cache(args)
     except AuditflowError as exc:
         print(f"auditflow: error: {exc}", file=sys.stderr)
+        _traceback(args)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("auditflow: interrupted", file=sys.stderr)
         return EXIT_ERROR
+    except (Exception, RecursionError, MemoryError) as exc:  # noqa: BLE001 - a bug must not read as "findings" (exit 1)
+        text = " ".join(str(exc).split())
+        text = text if len(text) <= 300 else text[:300] + "..."
+        print(f"auditflow: internal error: {type(exc).__name__}: {text} (a bug in AuditFlow; "
+              "rerun with --debug for the traceback)", file=sys.stderr)
+        _traceback(args)
+        return EXIT_ERROR
     return EXIT_ERROR
+
+
+def _traceback(args: argparse.Namespace) -> None:
+    if getattr(args, "debug", False):
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -21,6 +21,7 @@ from auditflow.rules.finding import CheckRecord, EvidenceItem, Finding, Outcome,
 from auditflow.rules.resources import load_form_lookup
 from auditflow.rules.statements import decimals_value, is_statement_role_0126, statement_cube_roles, tolerance_check
 from auditflow.xbrl.model import SUMMATION_ITEMS, Arc, Fact, Period
+from auditflow.xbrl.numbers import integral
 
 RULE = "0126"
 CODE = "DQC.US.0126.9590"
@@ -131,7 +132,7 @@ class _Run:
             return
         computed = sum(((a.weight if a.weight is not None else Decimal(1)) * f.number for a, f in used), Decimal(0))
         if computed == computed.to_integral_value():
-            computed = computed.quantize(Decimal(1))  # weights written 1.0 must not print as 3,833,000,000.0
+            computed = integral(computed)  # weights written 1.0 must not print as 3,833,000,000.0
         # D7: the sum carries the smallest decimals of its addends, INF counting as +infinity (min(INF, -3) = -3);
         # only when every addend is INF/missing does it fall back to the total's decimals.
         finite = [d for d in (decimals_value(f.decimals) for _, f in used) if d is not None]

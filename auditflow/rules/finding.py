@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from auditflow.xbrl.model import Decimals, Member, Period, plain_decimal
+from auditflow.xbrl.numbers import usable
 from auditflow.xbrl.qname import QName
 
 Dimensions = tuple[tuple[QName, Member], ...]
@@ -39,8 +40,10 @@ def dec_str(d: Decimal | None) -> str | None:
 
 
 def dec_display(d: Decimal) -> str:
-    """A Decimal for a message: thousands separators, the reported digits, never an exponent."""
-    return format(d, ",f")
+    """A Decimal for a message: thousands separators, the reported digits, never an exponent
+    (except for a number beyond the bounds of :mod:`auditflow.xbrl.numbers`, which would print as
+    a billion digits)."""
+    return format(d, ",f") if usable(d) else str(d)
 
 
 def render_message(template: str, **params: Any) -> str:

@@ -16,12 +16,12 @@ a table.
 """
 from __future__ import annotations
 
-import decimal
 from decimal import Decimal
 from typing import TYPE_CHECKING, Iterable
 
 from auditflow.graphs.dimensions import Cube
 from auditflow.xbrl.model import ALL, INF, Decimals
+from auditflow.xbrl.numbers import power_of_ten, round_half_even
 
 if TYPE_CHECKING:
     from auditflow.graphs.environment import AuditEnvironment
@@ -113,9 +113,7 @@ def round_decimals(x: Decimal, t: int) -> Decimal:
     Open point of the spec (section 6.1): XULE's rounding mode is not documented. We use
     ROUND_HALF_EVEN (Python's and Decimal's default, the likely behaviour); tests pin it.
     """
-    with decimal.localcontext() as ctx:
-        ctx.prec = max(60, len(x.as_tuple().digits) + abs(t) + 2)
-        return x.scaleb(t).to_integral_value(rounding=decimal.ROUND_HALF_EVEN).scaleb(-t)
+    return round_half_even(x, t)  # sized to the operands, t clamped: decimals="-1000000" cannot overflow
 
 
 def tolerance_check(a: Decimal, b: Decimal, t: int | None, k: int) -> tuple[bool, Decimal]:
@@ -126,6 +124,6 @@ def tolerance_check(a: Decimal, b: Decimal, t: int | None, k: int) -> tuple[bool
     """
     if t is None:
         return a != b, Decimal(0)
-    allowed = Decimal(k).scaleb(-t)
+    allowed = power_of_ten(k, t)
     diff = abs(round_decimals(a, t) - round_decimals(b, t))
     return diff > allowed, allowed

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from auditflow.errors import InputError
+from auditflow.xbrl.safexml import as_utf8, root_start
 from auditflow.xbrl.source import PackageSource
 
 _INLINE_NS = b"http://www.xbrl.org/2013/inlineXBRL"
@@ -24,8 +25,12 @@ class EntryDocuments:
     note: str | None = None
 
 
-def sniff(head: bytes) -> str | None:
-    """'inline', 'instance' or None from the first bytes of a document."""
+def sniff(data: bytes, size: int = 8192) -> str | None:
+    """'inline', 'instance' or None from the first ``size`` bytes of a document's root element
+    (UTF-16/32 read as such; the XML declaration, comments and DOCTYPE before the root skipped)."""
+    text = as_utf8(data[: 4 * 1024 * 1024]) if data[:1] in (b"\x00", b"\xff", b"\xfe") or data[1:2] == b"\x00" else data
+    start = root_start(text)
+    head = text[start : start + size]
     if _INLINE_NS in head and (b"<html" in head or b":html" in head):
         return "inline"
     m_x = _XBRL_ROOT.search(head)
@@ -42,7 +47,7 @@ def find_entry_documents(src: PackageSource) -> EntryDocuments:
     """
     if src.root.is_file() and not src.root.suffix.lower() == ".zip":
         name = src.root.name
-        kind = sniff(src.read(name)[:8192])
+        kind = sniff(src.read(name))
         if kind is None:
             raise InputError(
                 "neither an XBRL instance (xbrli:xbrl root) nor an Inline XBRL document; "
@@ -56,10 +61,10 @@ def find_entry_documents(src: PackageSource) -> EntryDocuments:
         if low.count(".zip/") > (1 if src.root.suffix.lower() == ".zip" else 0):
             continue  # documents inside a taxonomy archive are not entry points
         if low.endswith((".htm", ".html", ".xhtml")):
-            if sniff(src.read(loc)[:16384]) == "inline":
+            if sniff(src.read(loc), 16384) == "inline":
                 inline.append(loc)
         elif low.endswith(".xml") and not re.search(r"_(cal|def|pre|lab|ref)\.xml$", low):
-            if sniff(src.read(loc)[:8192]) == "instance":
+            if sniff(src.read(loc)) == "instance":
                 instances.append(loc)
     if inline:
         note = None

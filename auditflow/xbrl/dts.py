@@ -10,7 +10,7 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Callable
 
-from auditflow.errors import InputError
+from auditflow.errors import InputError, UnsafeInputError
 from auditflow.xbrl.linkbase import LinkbaseContent, read_links
 from auditflow.xbrl.model import Warning_
 from auditflow.xbrl.qname import QName
@@ -70,6 +70,8 @@ class DTSWalker:
     def _visit(self, loc: str, kind: str, origin: str) -> None:
         try:
             data = self.src.read(loc)
+        except UnsafeInputError:
+            raise  # refused (a symlink out of the folder, a FIFO, a zip bomb), not missing
         except InputError as exc:
             what = "schema" if kind == "schema" else "linkbase"
             raise InputError(f"the {what} {loc!r} referenced by {origin} is missing ({exc})", path=origin) from None

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.model import INF, DuplicateSet, Fact
+from auditflow.xbrl.numbers import round_half_even
 
 
 def fact_alignment_key(filing: Filing, f: Fact) -> tuple:
@@ -23,7 +24,7 @@ def fact_alignment_key(filing: Filing, f: Fact) -> tuple:
 def _rounded(value: Decimal, decimals) -> Decimal:
     if decimals is None or decimals == INF:
         return value
-    return value.quantize(Decimal(1).scaleb(-decimals)) if decimals >= 0 else (value.scaleb(decimals).to_integral_value().scaleb(-decimals))
+    return round_half_even(value, decimals)  # quantize raised past 28 digits and on decimals="-1000000"
 
 
 def classify(facts: list[Fact]) -> str:

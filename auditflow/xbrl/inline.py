@@ -28,6 +28,7 @@ from auditflow.xbrl.instance import (
     parse_unit,
 )
 from auditflow.xbrl.model import Fact, Warning_, plain_decimal
+from auditflow.xbrl.numbers import MAX_SCALE
 from auditflow.xbrl.qname import QName
 from auditflow.xbrl.transforms import apply_transform
 
@@ -202,7 +203,9 @@ def _numeric_value(el: etree._Element, nsmap: dict | None = None) -> str:
     try:
         scale = int(el.get("scale") or 0)
     except ValueError:
-        raise _FactProblem("ix-fact", f"invalid scale {el.get('scale')!r}; fact skipped") from None
+        raise _FactProblem("ix-fact", f"invalid scale {_short(el.get('scale') or '')}; fact skipped") from None
+    if abs(scale) > MAX_SCALE:
+        raise _FactProblem("ix-fact", f"scale {scale} is out of range (|scale| over {MAX_SCALE}); fact skipped")
     number = Decimal(value)
     return plain_decimal(-number if negative else number, scale)
 

@@ -12,6 +12,7 @@ from lxml import etree
 
 from auditflow.errors import MalformedXBRLError
 from auditflow.xbrl.model import INF, Context, Decimals, Fact, Period, TypedMember, Unit, Warning_
+from auditflow.xbrl.numbers import short
 from auditflow.xbrl.prefix_repair import WELL_KNOWN
 from auditflow.xbrl.qname import QName
 
@@ -52,8 +53,8 @@ def parse_date(text: str, *, end: bool, where: str, line: int | None) -> dt.date
                 d -= dt.timedelta(days=1)
             return d
         return dt.date.fromisoformat(t[:10])
-    except ValueError:
-        raise MalformedXBRLError(f"invalid date {t!r} in a context period", path=where, line=line) from None
+    except (ValueError, OverflowError):  # OverflowError: 0001-01-01T00:00:00 as an end date is day 0
+        raise MalformedXBRLError(f"invalid date {short(t)} in a context period", path=where, line=line) from None
 
 
 def parse_decimals(raw: str | None, *, where: str, line: int | None) -> Decimals:
@@ -65,7 +66,7 @@ def parse_decimals(raw: str | None, *, where: str, line: int | None) -> Decimals
     try:
         return int(raw)
     except ValueError:
-        raise MalformedXBRLError(f"invalid decimals {raw!r}", path=where, line=line) from None
+        raise MalformedXBRLError(f"invalid decimals {short(raw)}", path=where, line=line) from None
 
 
 # Measure prefixes some filing tools use without declaring them (seen in a real IBM inline filing).
@@ -123,9 +124,9 @@ def parse_context(el: etree._Element, where: str) -> Context:
         elif tag == _SCENARIO:
             scenario = child if scenario is None else scenario
     if ident is None:
-        raise MalformedXBRLError(f"context {cid!r} has no entity identifier", path=where, line=el.sourceline)
+        raise MalformedXBRLError(f"context {short(cid)} has no entity identifier", path=where, line=el.sourceline)
     if period_el is None:
-        raise MalformedXBRLError(f"context {cid!r} has no period", path=where, line=el.sourceline)
+        raise MalformedXBRLError(f"context {short(cid)} has no period", path=where, line=el.sourceline)
     period = _parse_period(period_el, cid, where)
     dims: dict[QName, object] = {}
     for container in (segment, scenario):
@@ -157,13 +158,17 @@ def _parse_period(p: etree._Element, cid: str, where: str) -> Period:
     if inst is not None:
         return Period(None, parse_date(inst.text or "", end=True, where=where, line=line))
     if start is not None and end is not None:
-        return Period(
+        period = Period(
             parse_date(start.text or "", end=False, where=where, line=line),
             parse_date(end.text or "", end=True, where=where, line=line),
         )
+        if period.start > period.end:  # XBRL 2.1 4.7.2: the end must be later than the start
+            raise MalformedXBRLError(f"context {short(cid)} ends ({end.text.strip()}) before it starts "
+                                     f"({start.text.strip()}); were the dates swapped?", path=where, line=line)
+        return period
     if forever is not None:
         return Period(None, None, forever=True)
-    raise MalformedXBRLError(f"context {cid!r} has an incomplete period", path=where, line=line)
+    raise MalformedXBRLError(f"context {short(cid)} has an incomplete period", path=where, line=line)
 
 
 def parse_unit(el: etree._Element, where: str, warnings: list[Warning_] | None = None) -> Unit:
@@ -177,7 +182,7 @@ def parse_unit(el: etree._Element, where: str, warnings: list[Warning_] | None =
     else:
         num, den = el.findall(f"{{{XBRLI}}}measure"), []
     if not num:
-        raise MalformedXBRLError(f"unit {uid!r} has no measure", path=where, line=el.sourceline)
+        raise MalformedXBRLError(f"unit {short(uid)} has no measure", path=where, line=el.sourceline)
     return Unit(
         uid,
         tuple(sorted(_qname(m.text or "", m, where, warnings) for m in num)),

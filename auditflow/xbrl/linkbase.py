@@ -15,6 +15,7 @@ from typing import Callable, Iterable, NamedTuple
 from lxml import etree
 
 from auditflow.xbrl.model import CALCULATION, DEFINITION, PRESENTATION, Arc, Label
+from auditflow.xbrl.numbers import number_problem
 from auditflow.xbrl.qname import QName
 
 LINK = "http://www.xbrl.org/2003/linkbase"
@@ -53,9 +54,10 @@ def _decimal(text: str | None, default: Decimal | None) -> Decimal | None:
     if text is None:
         return default
     try:
-        return Decimal(text.strip())
+        d = Decimal(text.strip())
     except InvalidOperation:
         return default
+    return d if number_problem(d) is None else default  # weight="-Infinity" or "sNaN" is no weight
 
 
 # Attribute and tag names, spelled once: building them per element was a visible cost on big linkbases.

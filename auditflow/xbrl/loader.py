@@ -18,6 +18,7 @@ from auditflow.xbrl.duplicates import find_duplicates
 from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.instance import ParsedInstance, parse_instance
 from auditflow.xbrl.linkbase import effective_arcs
+from auditflow.xbrl.numbers import MAX_EXPONENT, number_problem, short
 from auditflow.xbrl.model import Concept, Fact, Warning_, plain_decimal  # noqa: F401 - re-exported
 from auditflow.xbrl.prefix_repair import prefixes_from_schema, repair, schema_ref, undeclared_prefixes
 from auditflow.xbrl.qname import QName
@@ -113,16 +114,26 @@ def _take_instance(filing: Filing, parsed: ParsedInstance) -> None:
     for f in parsed.facts:
         if f.context_id not in parsed.contexts:
             raise MalformedXBRLError(
-                f"fact {f.concept} ({f.id or 'no id'}) refers to context {f.context_id!r}, which the filing does not define",
+                f"fact {f.concept} ({f.id or 'no id'}) refers to context {short(f.context_id)}, which the filing does not define",
                 path=f.document, line=f.line,
             )
         if f.unit_id is not None and f.unit_id not in parsed.units:
             raise MalformedXBRLError(
-                f"fact {f.concept} ({f.id or 'no id'}) refers to unit {f.unit_id!r}, which the filing does not define",
+                f"fact {f.concept} ({f.id or 'no id'}) refers to unit {short(f.unit_id)}, which the filing does not define",
                 path=f.document, line=f.line,
             )
         if f.unit_id is not None and not f.is_nil:
-            f = _normalise_number(f)
+            raw, f = f.value, _normalise_number(f)
+            if f.value is None:  # NaN, INF or out of range: warned about, left out of every sum and check
+                filing.warnings.append(_unusable_number(f, raw or ""))
+                continue
+        elif f.unit_id is None and (f.decimals is not None or f.precision is not None) and not f.is_nil:
+            filing.warnings.append(Warning_(
+                "numeric-without-unit",
+                f"fact {f.concept} ({f.id or 'no id'}) has decimals or precision but no unitRef, so it is read as "
+                "text and no rule checks it; a numeric fact needs its unit",
+                f.document, f.line,
+            ))
         facts.append(f)
     filing.facts = facts
 
@@ -137,6 +148,8 @@ def _normalise_number(f: Fact) -> Fact:
     m = _SIMPLE_NUMBER.fullmatch(f.value) if f.value else None
     if m is not None:
         sign, whole, frac = m.groups()
+        if len(whole) > MAX_EXPONENT + 1 or (frac and len(frac) > MAX_EXPONENT):
+            return with_value(f, None)  # beyond any real amount (a 10,000-digit value): see numbers.MAX_EXPONENT
         text = f"{whole}.{frac}" if frac else whole
         if sign and text != "0":
             text = "-" + text
@@ -145,11 +158,21 @@ def _normalise_number(f: Fact) -> Fact:
             d = Decimal(f.value or "")
         except InvalidOperation:
             raise MalformedXBRLError(
-                f"numeric fact {f.concept} ({f.id or 'no id'}) has the non-numeric value {f.value!r}",
+                f"numeric fact {f.concept} ({f.id or 'no id'}) has the non-numeric value {short(f.value or '')}",
                 path=f.document, line=f.line,
             ) from None
+        if number_problem(d) is not None:
+            return with_value(f, None)
         text = plain_decimal(d)
     return f if text == f.value else with_value(f, text)
+
+
+def _unusable_number(f: Fact, raw: str) -> Warning_:
+    """The recorded problem of a numeric fact whose value is NaN, INF or beyond any real amount."""
+    problem = number_problem(Decimal(raw))
+    why = "not a number" if problem == "not a number" else f"out of range (|exponent| over {MAX_EXPONENT})"
+    return Warning_("not-a-number", f"numeric fact {f.concept} ({f.id or 'no id'}) has the value {short(raw)}: {why}; "
+                    "it is left out of every check and sum", f.document, f.line)
 
 
 def with_value(f: Fact, value: str | None) -> Fact:

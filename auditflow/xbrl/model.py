@@ -7,20 +7,19 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from decimal import Context as DecimalContext, Decimal
+from decimal import Decimal
 from typing import Literal, Union
 
+from auditflow.xbrl.numbers import parse_number, plain_text
 from auditflow.xbrl.qname import QName
 
 def plain_decimal(number: Decimal, scale: int = 0) -> str:
     """``number * 10**scale`` without exponent or needless zeros: '352583000000', '-1.5', '0'.
 
-    The context is sized to the digits, so no value is ever rounded on the way.
+    The context is sized to the digits, so no value is ever rounded on the way. A number beyond the
+    bounds of :mod:`auditflow.xbrl.numbers` keeps its exponent rather than becoming a huge string.
     """
-    if not number:
-        return "0"
-    exact = DecimalContext(prec=len(number.as_tuple().digits) + 2, Emax=10**9, Emin=-(10**9))
-    return format(number.scaleb(scale, context=exact).normalize(context=exact), "f")
+    return plain_text(number, scale)
 
 
 INF = "INF"
@@ -146,10 +145,7 @@ class Fact:
     def number(self) -> Decimal | None:
         if self.is_nil or self.unit_id is None or self.value is None:
             return None
-        try:
-            return Decimal(self.value)
-        except Exception:  # noqa: BLE001 - a non-number in a numeric fact is reported by the loader
-            return None
+        return parse_number(self.value)  # None for a non-number, NaN/INF or out of range: the loader warns
 
     @property
     def key(self) -> str:

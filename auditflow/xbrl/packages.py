@@ -22,7 +22,7 @@ from auditflow.errors import InputError, UnresolvedReferenceError, UnsafeInputEr
 from auditflow.xbrl.qname import QName, standard_prefix
 from auditflow.xbrl.safexml import parse_xml
 from auditflow.xbrl.schema import SchemaInfo, read_schema
-from auditflow.xbrl.source import MAX_ENTRY_BYTES
+from auditflow.xbrl.safezip import MAX_ENTRY_BYTES, open_zip, read_member, read_regular_file
 
 TP_FILE = "META-INF/taxonomyPackage.xml"
 CATALOG_FILE = "META-INF/catalog.xml"
@@ -133,8 +133,7 @@ class _DirFiles:
     def read(self, rel: str) -> bytes:
         p = self.path(rel)
         try:
-            with open(p, "rb") as fh:
-                return fh.read()
+            return read_regular_file(p)  # a FIFO or device is refused, the size counted as read
         except OSError as exc:
             raise InputError(f"cannot read taxonomy file: {exc.strerror}", path=str(p)) from None
 
@@ -220,8 +219,10 @@ class TaxonomyPackage:
     @classmethod
     def _open_zip(cls, p: Path) -> "TaxonomyPackage":
         try:
-            zf = zipfile.ZipFile(p)
-        except (zipfile.BadZipFile, OSError):
+            zf = open_zip(p, where=str(p))
+        except UnsafeInputError:
+            raise
+        except InputError:
             raise InputError("not a readable zip archive (expected a taxonomy package zip)", path=str(p)) from None
         try:
             names = _safe_zip_names(zf, str(p))
@@ -292,7 +293,7 @@ class TaxonomyPackage:
         if not self.has(rel):
             raise InputError(f"{rel!r} is not in the taxonomy package", path=str(self.path))
         if self._zip is not None:
-            return self._zip.read(self._root + rel)
+            return read_member(self._zip, self._root + rel, where=str(self.path))
         return self._dir.read(rel)
 
     def map_url(self, url: str) -> str | None:

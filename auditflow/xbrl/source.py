@@ -7,15 +7,17 @@ package: hrefs and zip entries that climb out are refused.
 """
 from __future__ import annotations
 
-import io
+import os
 import posixpath
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from auditflow.errors import InputError, UnsafeInputError
+from auditflow.xbrl.safezip import MAX_ENTRY_BYTES, open_zip, read_member, read_regular_file  # noqa: F401 - re-exported
 
-MAX_ENTRY_BYTES = 512 * 1024 * 1024  # a zip entry larger than this is refused (zip bomb guard)
+MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024  # a filing archive on disk larger than this is refused
+MAX_NESTED_ZIPS = 2  # a.zip/b.zip/c.xsd is a rolled filing; deeper nesting is refused
 
 
 @dataclass
@@ -48,13 +50,38 @@ class PackageSource:
             out = [f"{self.root.name}/{n}" for n in self._safe_names(z, self.root.name)]
             return sorted(out)
         base = self.base_dir
-        for f in sorted(base.rglob("*")) if self.root.is_dir() else [self.root]:
-            if f.is_file():
-                out.append(f.relative_to(base).as_posix())
+        if self.root.is_dir():
+            out = self._walk(base)
+        elif self.root.is_file():
+            out = [self.root.relative_to(base).as_posix()]
         out.sort()
         if self.observe is not None:
             self.observe.listed(out)
         return out
+
+    @staticmethod
+    def _walk(base: Path) -> list[str]:
+        """Regular files under ``base``; symlinks are listed only when they stay inside it, and a
+        symlinked folder is never descended (``ext -> /etc`` must not list /etc)."""
+        out: list[str] = []
+        for folder, dirs, files in os.walk(base, followlinks=False):
+            rel = Path(folder).relative_to(base)
+            for name in files:
+                f = Path(folder) / name
+                if f.is_symlink() and not _inside(f, base):
+                    continue
+                if f.is_file():
+                    out.append((rel / name).as_posix())
+        return out
+
+    def _local(self, loc: str) -> Path:
+        """The path of a location on disk, refusing one whose real path (symlinks followed) leaves the
+        filing's folder."""
+        p = self.base_dir / loc
+        if not _inside(p, self.base_dir):
+            raise UnsafeInputError("the file is a symlink (or under one) that leads outside the filing's folder; refused",
+                                   path=str(p))
+        return p
 
     def resolve(self, href: str, relative_to: str) -> str:
         """Join an href found in ``relative_to`` into a package location, refusing escapes."""
@@ -81,9 +108,9 @@ class PackageSource:
             if part.lower().endswith(".zip"):
                 zip_loc = "/".join(parts[: i + 1])
                 return self._read_in_zip(self._zip(zip_loc), zip_loc, "/".join(parts[i + 1 :]))
-        p = self.base_dir / loc
+        p = self._local(loc)
         try:
-            data = p.read_bytes()
+            data = read_regular_file(p)
             if self.observe is not None:
                 self.observe.read_file(p, data)
             return data
@@ -103,7 +130,9 @@ class PackageSource:
                 nested_loc = f"{zip_loc}/{member}"
                 nested = self._zips.get(nested_loc)
                 if nested is None:
-                    nested = zipfile.ZipFile(io.BytesIO(self._member(z, zip_loc, member)))
+                    if nested_loc.lower().count(".zip/") >= MAX_NESTED_ZIPS:
+                        raise UnsafeInputError(f"archives nested deeper than {MAX_NESTED_ZIPS}; refused", path=nested_loc)
+                    nested = open_zip(self._member(z, zip_loc, member), where=nested_loc)
                     self._zips[nested_loc] = nested
                 return self._read_in_zip(nested, nested_loc, "/".join(parts[i + 1 :]))
         if inner not in names:
@@ -112,26 +141,23 @@ class PackageSource:
 
     @staticmethod
     def _member(z: zipfile.ZipFile, zip_loc: str, inner: str) -> bytes:
-        info = z.getinfo(inner)
-        if info.file_size > MAX_ENTRY_BYTES:
-            raise UnsafeInputError(f"zip entry {inner!r} is {info.file_size} bytes; refused", path=zip_loc)
-        return z.read(inner)
+        return read_member(z, inner, where=zip_loc)  # sizes counted as inflated, damage typed
 
     def _zip(self, zip_loc: str) -> zipfile.ZipFile:
         z = self._zips.get(zip_loc)
         if z is None:
-            path = self.root if (self.root.is_file() and zip_loc == self.root.name) else self.base_dir / zip_loc
+            path = self.root if (self.root.is_file() and zip_loc == self.root.name) else self._local(zip_loc)
             try:
                 if self.observe is not None:  # hashed as read, so the record matches what the load saw
-                    data = path.read_bytes()
+                    data = read_regular_file(path, limit=MAX_ARCHIVE_BYTES)
                     self.observe.read_file(path, data)
-                    z = zipfile.ZipFile(io.BytesIO(data))
+                    z = open_zip(data, where=str(path))
                 else:
-                    z = zipfile.ZipFile(path)
+                    if not path.is_file():  # a FIFO or device is refused; a missing archive said so below
+                        read_regular_file(path, limit=0)
+                    z = open_zip(path, where=str(path))
             except FileNotFoundError:
                 raise InputError("archive not found (referenced by the filing)", path=str(path)) from None
-            except zipfile.BadZipFile:
-                raise InputError("not a readable zip archive", path=str(path)) from None
             self._zips[zip_loc] = z
         return z
 
@@ -151,3 +177,11 @@ class PackageSource:
         for z in self._zips.values():
             z.close()
         self._zips.clear()
+
+
+def _inside(p: Path, base: Path) -> bool:
+    """Whether ``p``'s real path (symlinks followed) is ``base`` or under it."""
+    try:
+        return p.resolve().is_relative_to(base.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        return False
