@@ -19,13 +19,14 @@ from auditflow.cases.loader import load_case_file
 from auditflow.cases.model import AuditCase
 from auditflow.errors import AuditflowError
 from auditflow.rules.finding import dec_str
+from auditflow.rules.registry import rule_ids
 from pytest_auditflow.failure import render_failure
 from pytest_auditflow.session import PROP, SESSION_KEY, AuditflowSession
 
 if TYPE_CHECKING:
     from auditflow.cases.runner import CaseOutcome
 
-RULE_MARKERS = ("0015", "0117", "0126")
+RULE_MARKERS = rule_ids()  # a dqc_NNNN marker for every registered rule (auditflow.rules.registry)
 
 
 class CaseFailed(Exception):
@@ -45,9 +46,14 @@ class AuditCaseFile(pytest.File):
             yield AuditCaseItem.from_parent(self, name=case.id, case=case)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None):  # type: ignore[override]
-        if isinstance(excinfo.value, CaseFileError):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo, style=style)
+        """Never raises: pytest's ``Collector.repr_failure`` takes no ``style``, and an error while
+        describing an error would end the whole session as INTERNALERROR (exit 3)."""
+        try:
+            if isinstance(excinfo.value, CaseFileError):
+                return str(excinfo.value)
+            return super().repr_failure(excinfo)
+        except BaseException as exc:  # noqa: BLE001 - the last resort; says what it can
+            return safe_description(self.path, excinfo, exc)
 
 
 class AuditCaseItem(pytest.Item):
@@ -89,16 +95,30 @@ class AuditCaseItem(pytest.Item):
             raise CaseFailed(outcome)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None):  # type: ignore[override]
-        if isinstance(excinfo.value, CaseFailed):
-            state = self.session_state
-            return render_failure(excinfo.value.outcome, nodeid=self.nodeid, settings=state.settings,
-                                  file=state.display_path(self.path))
-        if isinstance(excinfo.value, AuditflowError):
-            return f"AuditFlow case {self.case.id}: {excinfo.value}"
-        return super().repr_failure(excinfo, style=style)
+        try:  # never raises, like AuditCaseFile.repr_failure
+            if isinstance(excinfo.value, CaseFailed):
+                state = self.session_state
+                return render_failure(excinfo.value.outcome, nodeid=self.nodeid, settings=state.settings,
+                                      file=state.display_path(self.path))
+            if isinstance(excinfo.value, AuditflowError):
+                return f"AuditFlow case {self.case.id}: {excinfo.value}"
+            return super().repr_failure(excinfo, style=style)
+        except BaseException as exc:  # noqa: BLE001
+            return safe_description(self.path, excinfo, exc)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.case.line - 1, f"auditflow case {self.case.id}"
+
+
+def safe_description(path: Path, excinfo: pytest.ExceptionInfo[BaseException], failure: BaseException) -> str:
+    """A description of ``excinfo`` that cannot fail, used when the usual rendering raised ``failure``."""
+    try:
+        text = " ".join(str(excinfo.value).split())
+    except BaseException:  # noqa: BLE001 - even str() of a hostile exception may raise
+        text = "(its message cannot be shown)"
+    text = text if len(text) <= 500 else text[:500] + "..."
+    return (f"{path}: {type(excinfo.value).__name__}: {text}\n"
+            f"(the usual description failed too: {type(failure).__name__})")
 
 
 def case_properties(item: AuditCaseItem, outcome: CaseOutcome | None) -> list[tuple[str, Any]]:
@@ -110,6 +130,10 @@ def case_properties(item: AuditCaseItem, outcome: CaseOutcome | None) -> list[tu
         "model": state.settings.run.model, "config": state.settings.run.config,
         "expected_decision": case.expect.decision,
     }
+    if state.settings.html_path is not None:  # --auditflow-html: the case and its whole result, for the report
+        from auditflow.html.payload import case_payload, dumps
+
+        row["html"] = dumps(case_payload(case, outcome))
     if outcome is None:  # the run raised: a bug or an unexpected error, shown with its traceback
         row.update(label="S", verdict_right=False, passed=False, crashed=True, error="the case run raised an exception")
         return [(f"{PROP}.{k}", v) for k, v in row.items()]

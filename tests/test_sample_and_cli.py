@@ -67,7 +67,10 @@ def test_check_writes_an_excel_workpaper(capsys, data_root, tmp_path):
     out = tmp_path / "wp.xlsx"
     main(["check", str(SAMPLE), "--data-root", str(data_root), "--no-taxonomy", "--xlsx", str(out)])
     wb = load_workbook(out)
-    assert wb.sheetnames == ["Summary", "DQC.US.0015", "DQC.US.0117", "DQC.US.0126"]
+    summary = list(wb["Summary"].iter_rows(values_only=True))[1:]
+    with_findings = [row[1] for row in summary if row[2]]
+    assert wb.sheetnames == ["Summary", *with_findings]  # one sheet per rule that has findings, in rule order
+    assert {"DQC.US.0015", "DQC.US.0126"} <= set(with_findings) and "DQC.US.0117" not in with_findings
     rows = list(wb["DQC.US.0126"].iter_rows(values_only=True))
     assert rows[1][1] == "DQC.US.0126.9590" and rows[1][9] == 226150000 and rows[1][10] == 216150000
     assert [r[1] for r in rows[2:5]] == ["evidence"] * 3

@@ -25,8 +25,9 @@ from auditflow.env.query import AuditQuery
 from auditflow.env.session import AuditSession
 from auditflow.env.tools import CHECKS as CHECK_TOOLS
 from auditflow.graphs.environment import AuditEnvironment
+from auditflow.rules.registry import agent_rules
 
-RULES = ("0015", "0117", "0126")
+RULES = tuple(agent_rules())  # the rules the auditors are offered (auditflow.rules.registry)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
@@ -10,6 +11,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from auditflow.cli.context import EnvironmentFactory
+from auditflow.rules import registry
 from auditflow.rules.finding import dec_display
 from auditflow.rules.runner import CheckReport, parse_rules, run_rules
 
@@ -21,14 +23,22 @@ def run_check(args) -> int:
     factory = EnvironmentFactory(args, taxonomy_graph=False, filing_graph=False)
     targets = args.filings or [None]
     reports: list[CheckReport] = []
+    facts: list[dict] = []  # for --html: what the page says about each loaded filing
     err = Console(stderr=True)
     with Progress(console=err, transient=True, disable=len(targets) < 2) as progress:
         task = progress.add_task("checking filings", total=len(targets))
         for t in targets:
             env = factory.build(t)
             reports.append(run_rules(env, rules, data_root=factory.data_root))
+            if getattr(args, "html", None):
+                from auditflow.html.check import filing_facts
+
+                facts.append(filing_facts(env))
             progress.advance(task)
-    if args.format == "json":
+    if args.format == "log":
+        for r in reports:
+            sys.stdout.write(render_log(r))
+    elif args.format == "json":
         doc = reports[0].to_json() if len(reports) == 1 else {"filings": [r.to_json() for r in reports]}
         json.dump(doc, sys.stdout, indent=2, sort_keys=True)
         sys.stdout.write("\n")
@@ -40,6 +50,10 @@ def run_check(args) -> int:
         from auditflow.cli.workpaper import write_workpaper
 
         write_workpaper(reports, args.xlsx)
+    if getattr(args, "html", None):
+        from auditflow.html.render import render_check, write_html
+
+        write_html(Path(args.html), render_check([r.to_json() for r in reports], facts, rules))
     if getattr(args, "exit_zero", False):
         return EXIT_OK
     return EXIT_FINDINGS if any(r.findings for r in reports) else EXIT_OK
@@ -48,15 +62,16 @@ def run_check(args) -> int:
 def render_table(console: Console, report: CheckReport) -> None:
     console.rule(f"[bold]{escape(report.filing)}")
     summary = Table(title="DQC rules", show_lines=False)
-    for col in ("rule", "findings", "consistent", "not applicable"):
-        summary.add_column(col, justify="right" if col != "rule" else "left")
+    for col in ("rule", "title", "findings", "consistent", "not applicable"):
+        summary.add_column(col, justify="right" if col not in ("rule", "title") else "left")
     for rule, res in report.results.items():
-        summary.add_row(f"DQC.US.{rule}", str(len(res.findings)), str(res.consistent), str(res.not_applicable))
+        summary.add_row(f"DQC.US.{rule}", registry.get(rule).title, str(len(res.findings)), str(res.consistent),
+                        str(res.not_applicable))
     console.print(summary)
     for rule, res in report.results.items():
         if not res.findings:
             continue
-        t = Table(title=f"DQC.US.{rule} findings")
+        t = Table(title=f"DQC.US.{rule} {escape(registry.get(rule).title)}: {len(res.findings)} finding(s)")
         for col in ("code", "concept", "period", "dimensions", "reported", "expected", "difference"):
             t.add_column(col, overflow="fold", justify="right" if col in ("reported", "expected", "difference") else "left")
         for f in res.findings:
@@ -64,8 +79,20 @@ def render_table(console: Console, report: CheckReport) -> None:
             dims = ", ".join(f"{a}={m}" for a, m in f.dimensions)
             t.add_row(f.code, str(f.concept), str(f.period), dims, _n(f.reported), _n(f.expected), _n(diff))
         console.print(t)
+        for f in res.findings:
+            console.print(f"[bold][{escape(f.code)}][/bold] {escape(f.message)}")
     for w in report.to_json()["warnings"]:
         console.print(f"[yellow]warning[/yellow] {escape(w)}")
+
+
+def render_log(report: CheckReport) -> str:
+    """Arelle's log form, one line per finding grouped by rule: ``[DQC.US.0004.16] message - file``;
+    then the rules' warnings as ``[warning] text - file``."""
+    lines = [f"[{f.code}] {' '.join(f.message.split())} - {report.filing}"
+             for res in report.results.values() for f in res.findings]
+    lines += [f"[warning] {' '.join(str(w).split())} - {report.filing}"
+              for res in report.results.values() for w in res.warnings]
+    return "".join(line + "\n" for line in lines)
 
 
 def _n(d) -> str:

@@ -10,11 +10,11 @@ from auditflow.errors import AuditflowError
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _common(p: argparse.ArgumentParser, formats: tuple[str, ...] = ("table", "json")) -> None:
     p.add_argument("--data-root", metavar="DIR", help="folder with taxonomy/, dqc/ and filings/ (default: $AUDITFLOW_DATA_ROOT, then ../shared/data)")
     p.add_argument("--taxonomy", metavar="PATH", action="append", default=[], help="an extra taxonomy package (folder or zip); repeatable")
     p.add_argument("--no-taxonomy", action="store_true", help="do not load the taxonomy graph (faster; concepts known from the filing only)")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--format", choices=formats, default="table")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,12 +28,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--facts", action="store_true", help="add every fact (JSON)")
     _common(p)
 
-    p = sub.add_parser("check", help="run the DQC rules (0015, 0117, 0126) on one or more filings")
+    p = sub.add_parser("check", help="run the DQC rules (all registered ones by default) on one or more filings")
     p.add_argument("filings", nargs="*", help="filing paths or names (default: the bundled sample)")
-    p.add_argument("--rules", default="0015,0117,0126", help="comma-separated rule families")
-    p.add_argument("--xlsx", metavar="PATH", help="also write an Excel workpaper")
+    p.add_argument("--rules", default="all", help="comma-separated rule ids and ranges, or all: e.g. 4,0015,43-118 (default: all)")
+    p.add_argument("--xlsx", metavar="PATH", help="also write an Excel workpaper (a summary and one sheet per rule with findings)")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings (errors still exit 2)")
-    _common(p)
+    p.add_argument("--html", metavar="PATH", help="also write a self-contained HTML report: findings by rule, each "
+                                                  "drawn (calculation tree, member table, signed fact) with what to fix")
+    _common(p, formats=("table", "json", "log"))
 
     p = sub.add_parser("audit", help="run the three-auditor protocol on one fact")
     p.add_argument("filing", nargs="?", help="filing path or name (default: the bundled sample)")

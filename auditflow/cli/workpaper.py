@@ -1,4 +1,4 @@
-"""The Excel workpaper of ``auditflow check --xlsx``: a summary sheet and one sheet per rule."""
+"""The Excel workpaper of ``auditflow check --xlsx``: a summary sheet and one sheet per rule with findings."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -29,7 +29,7 @@ def write_workpaper(reports: list[CheckReport], path: str | Path) -> None:
             ws.append((r.filing, f"DQC.US.{rule}", len(res.findings), res.consistent, res.not_applicable, len(res.warnings)))
     _bold(ws)
     for rule in RULES:
-        if not any(rule in r.results for r in reports):
+        if not any(rule in r.results and r.results[rule].findings for r in reports):
             continue
         sheet = wb.create_sheet(f"DQC.US.{rule}")
         sheet.append(FINDING_COLS)

@@ -24,6 +24,7 @@ from auditflow.env.recompute import Recomputed, recompute
 from auditflow.env.tool_base import ToolContext
 from auditflow.errors import AuditflowError
 from auditflow.rules.finding import CheckRecord, Finding, Outcome, RuleResult
+from auditflow.rules.registry import agent_rules
 from auditflow.rules.runner import run_rules
 from auditflow.xbrl.model import Fact
 
@@ -62,6 +63,9 @@ class RuleView:
 
 def rule_view(ctx: ToolContext, rule: str) -> RuleView:
     """The rule's indexed result, computed once per (environment, rule, data root)."""
+    if rule not in agent_rules():
+        raise AuditflowError(f"rule {rule} is not offered to the auditors; agent rules: {', '.join(agent_rules())}")
+
     def build() -> RuleView:
         try:
             result = run_rules(ctx.env, (rule,), data_root=ctx.data_root).results[rule]

@@ -1,4 +1,5 @@
-"""The three checker tools: check_sign (DQC 0015), check_calc_tree (0126), check_dim_consistency (0117).
+"""The checker tools of the agent rules (auditflow.rules.registry.agent_tools): check_sign (DQC 0015),
+check_calc_tree (0126), check_dim_consistency (0117). Rules beyond these are not offered to auditors.
 
 Each wraps the deterministic rule for the queried fact and returns one flat observation:
 ``rule, fact, outcome, code, reported, expected, tolerance, statement, evidence, reason`` (plus
@@ -16,7 +17,9 @@ from auditflow.env.facts import fact_period, fact_value, resolve_fact
 from auditflow.env.names import names, role_title
 from auditflow.env.scope import calc_places, in_period, nonneg_list, reporting_period_0126
 from auditflow.env.tool_base import CONCEPT_ARG, DIMENSIONS_ARG, FACT_ARG, PERIOD_ARG, Tool, ToolContext, object_schema
+from auditflow.errors import AuditflowError
 from auditflow.rules.finding import EvidenceItem, Finding, dec_str
+from auditflow.rules.registry import agent_rules, agent_tools
 from auditflow.rules.statements import statement_cubes
 from auditflow.xbrl.model import Fact
 from auditflow.xbrl.qname import QName
@@ -118,7 +121,10 @@ def na_reason(ctx: ToolContext, rule: str, fact: Fact) -> str:
         return why
     if fact.is_nil or fact.number is None:
         return f"no {rule} check involves this fact: it is {'nil' if fact.is_nil else 'not a number'}"
-    return {"0015": _na_0015, "0126": _na_0126, "0117": _na_0117}[rule](ctx, fact)
+    explain = {"0015": _na_0015, "0126": _na_0126, "0117": _na_0117}.get(rule)
+    if explain is None:
+        raise AuditflowError(f"rule {rule} is not offered to the auditors; agent rules: {', '.join(agent_rules())}")
+    return explain(ctx, fact)
 
 
 def _na_0015(ctx: ToolContext, fact: Fact) -> str:
@@ -169,12 +175,10 @@ def verdict_of(observations) -> str | None:
 _ARGS = object_schema({"fact": FACT_ARG, "concept": CONCEPT_ARG, "period": PERIOD_ARG, "dimensions": DIMENSIONS_ARG})
 _HOW = " Give fact (default F1), or concept + period (+ dimensions)."
 
-# Short descriptions: they are read by small models at ~40 tokens a second (docs/local-llm.md), and
-# what every checker returns is said once, in the auditors' task (auditflow.agents.prompts).
-CHECK_TOOLS: tuple[Tool, ...] = (
-    Tool("check_sign", "DQC 0015: is this fact negative although its concept must not be?" + _HOW, "check", _ARGS, _checker("0015")),
-    Tool("check_calc_tree", "DQC 0126: does this total equal the weighted sum of its calculation children (statements "
-         "without a table)?" + _HOW, "check", _ARGS, _checker("0126")),
-    Tool("check_dim_consistency", "DQC 0117: do the members of a statement table's axis add up to this total?" + _HOW,
-         "check", _ARGS, _checker("0117")),
+# One tool per agent rule of the registry, in its tool order; names and descriptions are the rules'
+# (auditflow/rules/dqc_NNNN.py). Short descriptions: they are read by small models at ~40 tokens a
+# second (docs/local-llm.md), and what every checker returns is said once, in the auditors' task
+# (auditflow.agents.prompts). The recorded LLM calls are keyed on these names and schemas.
+CHECK_TOOLS: tuple[Tool, ...] = tuple(
+    Tool(tool.name, tool.description + _HOW, "check", _ARGS, _checker(rule)) for rule, tool in agent_tools()
 )

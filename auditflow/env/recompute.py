@@ -14,8 +14,10 @@ from decimal import Decimal
 
 from auditflow.env.scope import statement_roles_0126
 from auditflow.env.tool_base import ToolContext
+from auditflow.errors import AuditflowError
 from auditflow.rules.dqc_0117 import AXES_IN_SCOPE, DECIMALS_CAP, K, LEGAL_ENTITY_AXIS
 from auditflow.rules.finding import EvidenceItem
+from auditflow.rules.registry import agent_rules
 from auditflow.rules.statements import decimals_value, statement_cubes, tolerance_check
 from auditflow.xbrl.model import Fact
 from auditflow.xbrl.qname import QName
@@ -36,7 +38,9 @@ def recompute(ctx: ToolContext, rule: str, total: Fact) -> Recomputed | None:
         return Recomputed((item,), total.number, Decimal(0))
     if rule == "0126":
         return _recompute_0126(ctx, total)
-    return _recompute_0117(ctx, total)
+    if rule == "0117":
+        return _recompute_0117(ctx, total)
+    raise AuditflowError(f"no recomputation for rule {rule}: only the agent rules ({', '.join(agent_rules())}) have one")
 
 
 # -- 0126 ----------------------------------------------------------------------------------------

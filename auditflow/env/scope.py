@@ -12,6 +12,7 @@ from auditflow.env.names import names, role_title
 from auditflow.env.tool_base import ToolContext
 from auditflow.errors import AuditflowError
 from auditflow.rules.dqc_0117 import AXES_IN_SCOPE
+from auditflow.rules.registry import agent_rules
 from auditflow.rules.resources import NonNegList, available_0015_years, filing_taxonomy_year, load_0015_list, select_year
 from auditflow.rules.statements import is_statement_role_0126, statement_cube_roles, statement_cubes
 from auditflow.xbrl.model import Period
@@ -87,8 +88,12 @@ def scope_0126(ctx: ToolContext, q: QName) -> str:
     return "; ".join(parts) if parts else "not in the calculation of a statement 0126 checks"
 
 
+_SCOPES = {"0015": scope_0015, "0117": scope_0117, "0126": scope_0126}
+
+
 def rule_scopes(ctx: ToolContext, q: QName) -> dict[str, str]:
-    return {"0015": scope_0015(ctx, q), "0117": scope_0117(ctx, q), "0126": scope_0126(ctx, q)}
+    """What each agent rule (registry order) would check of ``q``; an agent rule without a scope is an error."""
+    return {rule: _SCOPES[rule](ctx, q) for rule in agent_rules()}
 
 
 def reporting_period_0126(ctx: ToolContext) -> Period | None:

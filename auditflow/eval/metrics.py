@@ -22,8 +22,9 @@ from typing import Any, Iterable, Sequence
 
 from auditflow.cases.labels import Tally, tally
 from auditflow.eval.records import CACHE_MISS, CRASH, INPUT, CaseRecord
+from auditflow.rules.registry import agent_rules
 
-FAMILIES: tuple[str, ...] = ("0015", "0117", "0126")
+FAMILIES: tuple[str, ...] = tuple(agent_rules())  # the audited families: the registry's agent rules
 DECISIONS: tuple[str, ...] = ("violation", "consistent", "unable_to_verify")
 DIGITS = 6  # rates and means in JSON: rounded, so the document does not show float noise
 

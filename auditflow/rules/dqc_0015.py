@@ -227,3 +227,29 @@ class _Checker:
             period=context.period, dimensions=context.dimensions, unit=unit, decimals=fact.decimals,
             reported=value, expected=abs(value), tolerance=TOLERANCE, message=message, evidence=(evidence,),
         )
+
+
+# -- registration ---------------------------------------------------------------------------------
+
+def run(env, resources) -> RuleResult:
+    """The registry's entry point: without a data root the concept list is unavailable, and the result
+    says so instead of pretending the filing passed."""
+    if resources.data_root is None:
+        return RuleResult(RULE, checks=(CheckRecord(RULE, Outcome.NOT_APPLICABLE, reason="no data root: the DQC 0015 concept list is unavailable"),),
+                          warnings=("DQC 0015 not run: its concept list lives in the data root; pass --data-root or set AUDITFLOW_DATA_ROOT",))
+    return rule_0015(env.filing, data_root=resources.data_root)
+
+
+def _register() -> None:
+    from auditflow.rules.registry import AgentTool, Need, RuleSpec, register
+    from auditflow.rules.resources import FORM_LOOKUP
+
+    register(RuleSpec(
+        id=RULE, title="Negative values", messages={CODE_PREFIX + "<element id>": MESSAGE},
+        needs=frozenset({Need.FACTS, Need.RESOURCES}), run=run, version="DQC 0015 concept lists 2023-2025",
+        resources=(DIR_0015,), form_lookup=FORM_LOOKUP,
+        agent_tool=AgentTool("check_sign", "DQC 0015: is this fact negative although its concept must not be?", 0),
+    ))
+
+
+_register()

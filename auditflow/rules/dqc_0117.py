@@ -408,3 +408,27 @@ def _finding(case: _Case, code: str, total: _Item, members: list[_Item], total_s
         code=code, rule=RULE, concept=total.fact.concept, fact_id=total.fact.key, context_id=total.fact.context_id,
         period=total.period, dimensions=dims, unit=total.unit, decimals=total.fact.decimals, reported=total.value,
         expected=total_sum, tolerance=allowed, message=message, evidence=evidence, role=case.statement)
+
+
+# -- registration ---------------------------------------------------------------------------------
+
+def run(env: AuditEnvironment, resources) -> RuleResult:
+    """The registry's entry point (the form is checked only with a data root)."""
+    return rule_0117(env, data_root=resources.data_root)
+
+
+def _register() -> None:
+    from auditflow.rules.registry import AgentTool, Need, RuleSpec, register
+    from auditflow.rules.resources import FORM_LOOKUP
+
+    register(RuleSpec(
+        id=RULE, title="Financial statement tables dimensional cross check",
+        messages={CODE_9574: MESSAGE_9574, CODE_10093: MESSAGE_10093},
+        needs=frozenset({Need.DEI, Need.FACTS, Need.FILER_DEF, Need.FILER_CAL}), run=run, version=VERSION,
+        form_lookup=FORM_LOOKUP, needs_data_root=False,
+        agent_tool=AgentTool("check_dim_consistency",
+                             "DQC 0117: do the members of a statement table's axis add up to this total?", 2),
+    ))
+
+
+_register()

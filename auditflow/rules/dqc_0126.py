@@ -21,7 +21,6 @@ from auditflow.rules.finding import CheckRecord, EvidenceItem, Finding, Outcome,
 from auditflow.rules.resources import load_form_lookup
 from auditflow.rules.statements import decimals_value, is_statement_role_0126, statement_cube_roles, tolerance_check
 from auditflow.xbrl.model import SUMMATION_ITEMS, Arc, Fact, Period
-from auditflow.xbrl.numbers import integral
 
 RULE = "0126"
 CODE = "DQC.US.0126.9590"
@@ -132,7 +131,7 @@ class _Run:
             return
         computed = sum(((a.weight if a.weight is not None else Decimal(1)) * f.number for a, f in used), Decimal(0))
         if computed == computed.to_integral_value():
-            computed = integral(computed)  # weights written 1.0 must not print as 3,833,000,000.0
+            computed = computed.quantize(Decimal(1))  # weights written 1.0 must not print as 3,833,000,000.0
         # D7: the sum carries the smallest decimals of its addends, INF counting as +infinity (min(INF, -3) = -3);
         # only when every addend is INF/missing does it fall back to the total's decimals.
         finite = [d for d in (decimals_value(f.decimals) for _, f in used) if d is not None]
@@ -181,3 +180,26 @@ def _min_dec(a: int | None, b: int | None) -> int | None:
     if b is None:
         return a
     return min(a, b)
+
+
+# -- registration ---------------------------------------------------------------------------------
+
+def run(env: AuditEnvironment, resources) -> RuleResult:
+    """The registry's entry point (the form is checked only with a data root)."""
+    return rule_0126(env, data_root=resources.data_root)
+
+
+def _register() -> None:
+    from auditflow.rules.registry import AgentTool, Need, RuleSpec, register
+    from auditflow.rules.resources import FORM_LOOKUP
+
+    register(RuleSpec(
+        id=RULE, title="Financial statement calculation check (statements without a table)",
+        messages={CODE: MESSAGE}, needs=frozenset({Need.DEI, Need.FACTS, Need.FILER_CAL, Need.FILER_PRE, Need.FILER_DEF}),
+        run=run, version=VERSION, form_lookup=FORM_LOOKUP, needs_data_root=False,
+        agent_tool=AgentTool("check_calc_tree", "DQC 0126: does this total equal the weighted sum of its calculation "
+                             "children (statements without a table)?", 1),
+    ))
+
+
+_register()

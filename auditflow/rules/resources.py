@@ -204,9 +204,9 @@ def normalise_rule(rule: str) -> str:
     return rule.strip().rsplit(".", 1)[-1].zfill(4)
 
 
-@functools.lru_cache(maxsize=4)
-def _load_form_lookup(root: str) -> Mapping[str, frozenset[str]]:
-    path = Path(root) / FORM_LOOKUP
+@functools.lru_cache(maxsize=8)
+def _load_form_lookup(root: str, relative: str = str(FORM_LOOKUP)) -> Mapping[str, frozenset[str]]:
+    path = Path(root) / relative
     rows = _read_csv(path, Path(root), "DQC rule-form lookup", ("RuleNumber", "ApplicableForms"))
     out = {
         normalise_rule(r["RuleNumber"]): frozenset(f.strip() for f in r["ApplicableForms"].split(",") if f.strip())
@@ -216,12 +216,15 @@ def _load_form_lookup(root: str) -> Mapping[str, frozenset[str]]:
     return MappingProxyType(out)
 
 
-def load_form_lookup(data_root: Path) -> Mapping[str, frozenset[str]]:
+def load_form_lookup(data_root: Path, relative: Path = FORM_LOOKUP) -> Mapping[str, frozenset[str]]:
     """Rule number (``"0015"``) -> the dei:DocumentType values it runs on.
 
-    :raises ResourceError: when ``dqc/common/rule_form_lookup_0015_0117_0126.csv`` is missing or malformed.
+    ``relative`` is the lookup file under the data root; each rule's spec names its own
+    (:attr:`auditflow.rules.registry.RuleSpec.form_lookup`).
+
+    :raises ResourceError: when the lookup file is missing or malformed.
     """
-    return _load_form_lookup(str(Path(data_root).resolve()))
+    return _load_form_lookup(str(Path(data_root).resolve()), str(relative))
 
 
 # -- taxonomy year ------------------------------------------------------------------------------
@@ -272,3 +275,38 @@ def filing_taxonomy_year(filing: Any) -> int | None:
             if _family(ns) == family and (year := namespace_year(ns)) is not None:
                 return year
     return None
+
+
+# -- what a registered rule is handed -------------------------------------------------------------
+
+@functools.lru_cache(maxsize=4)
+def _load_json(path: str) -> Any:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ResourceError(f"cannot use {path}: the file does not exist. Point {FLAG} or {ENV_VAR} at a data "
+                            "root that contains it.") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ResourceError(f"cannot use {path}: unreadable ({exc})") from None
+
+
+@dataclass(frozen=True)
+class Resources:
+    """What a rule's ``run(env, resources)`` may read besides the environment: the data root's files.
+
+    ``data_root`` None means a machine without one: rules that need it report "not applicable" with
+    a warning, rules that do not (see :attr:`RuleSpec.needs_data_root`) run without a form check.
+    """
+
+    data_root: Path | None
+
+    def form_lookup(self, relative: Path) -> Mapping[str, frozenset[str]]:
+        if self.data_root is None:
+            raise ResourceError("no data root: the DQC rule-form lookup is unavailable")
+        return load_form_lookup(self.data_root, relative)
+
+    def constants(self, relative: Path) -> Mapping[str, Any]:
+        """The decoded DQC constants file (``dqc/common/dqcrt-us-2025-constants.json``), read once."""
+        if self.data_root is None:
+            raise ResourceError("no data root: the DQC constants are unavailable")
+        return _load_json(str((Path(self.data_root) / relative).resolve()))

@@ -1,8 +1,9 @@
-"""Run the selected DQC rule families on one environment.
+"""Run the selected DQC rules on one environment.
 
-The three rules differ in what they need: 0015 needs only facts and the year's concept list; 0117
-and 0126 need the filer's linkbases. Without a data root (a fresh machine) 0015 cannot run, and the
-result says so instead of pretending the filing passed.
+Which rules exist, what each needs and how it runs come from the registry
+(:mod:`auditflow.rules.registry`); this module only runs a selection and times each rule. A rule
+that cannot run (no data root, a broken resource) says so in its result instead of pretending the
+filing passed.
 """
 from __future__ import annotations
 
@@ -10,22 +11,17 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from auditflow.errors import AuditflowError
 from auditflow.graphs.environment import AuditEnvironment
-from auditflow.rules.finding import CheckRecord, Outcome, RuleResult
+from auditflow.rules import registry
+from auditflow.rules.finding import RuleResult
+from auditflow.rules.resources import Resources
 
-RULES = ("0015", "0117", "0126")
+RULES: tuple[str, ...] = registry.rule_ids()
 
 
 def parse_rules(text: str) -> tuple[str, ...]:
-    """``"15,0117"`` -> ``("0015", "0117")``; unknown families are an error naming the valid ones."""
-    out = []
-    for part in (p.strip() for p in text.split(",") if p.strip()):
-        code = part.upper().removeprefix("DQC.US.").zfill(4)
-        if code not in RULES:
-            raise AuditflowError(f"unknown rule {part!r}; choose from {', '.join(RULES)}")
-        out.append(code)
-    return tuple(dict.fromkeys(out))
+    """``"15,0117"`` -> ``("0015", "0117")``; ranges (``4-9``) and ``all`` too (see the registry)."""
+    return registry.parse_rules(text)
 
 
 @dataclass
@@ -51,22 +47,12 @@ class CheckReport:
 
 
 def run_rules(env: AuditEnvironment, rules=RULES, *, data_root: Path | None) -> CheckReport:
-    from auditflow.rules.dqc_0015 import rule_0015
-    from auditflow.rules.dqc_0117 import rule_0117
-    from auditflow.rules.dqc_0126 import rule_0126
-
+    """Run ``rules`` (ids, in the order given) through their registered ``run(env, resources)``."""
     report = CheckReport(env.filing.source, warnings=[str(w) for w in env.warnings])
+    resources = Resources(Path(data_root) if data_root is not None else None)
     for rule in rules:
+        spec = registry.get(rule)
         t = time.perf_counter()
-        if rule == "0015":
-            if data_root is None:
-                report.results[rule] = RuleResult(rule, checks=(CheckRecord(rule, Outcome.NOT_APPLICABLE, reason="no data root: the DQC 0015 concept list is unavailable"),),
-                                                  warnings=("DQC 0015 not run: its concept list lives in the data root; pass --data-root or set AUDITFLOW_DATA_ROOT",))
-            else:
-                report.results[rule] = rule_0015(env.filing, data_root=data_root)
-        elif rule == "0117":
-            report.results[rule] = rule_0117(env, data_root=data_root)
-        else:
-            report.results[rule] = rule_0126(env, data_root=data_root)
-        report.timings[rule] = time.perf_counter() - t
+        report.results[spec.id] = spec.run(env, resources)
+        report.timings[spec.id] = time.perf_counter() - t
     return report
