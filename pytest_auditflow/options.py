@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from auditflow.agents.configs import CONFIGS
-from auditflow.cases.models import POLICY, RECORD_MODES
+from auditflow.cases.errors import ModelSpecError
+from auditflow.cases.models import POLICY, RECORD_MODES, check_model_spec
 from auditflow.cases.settings import RunSettings
 from auditflow.dataroot import data_root_or_none, resolve_data_root
-from auditflow.errors import DataRootError
+from auditflow.errors import AuditflowError, DataRootError
 
 DEFAULT_CACHE_DIR = ".auditflow-cache"
 DEFAULT_SLOWEST = 5
@@ -122,6 +123,20 @@ def _choice(config: pytest.Config, ini: str, allowed, option: str) -> str:
 def settings_from_config(config: pytest.Config) -> Settings:
     """Validated settings; plugin off unless ``--auditflow`` or ini ``auditflow = true``.
 
+def _check_models(config: pytest.Config, run: RunSettings) -> None:
+    """The model specs, checked once per session before any case runs (on the controller: workers get
+    the same options), so a wrong spec is one usage error instead of a failure per case. Left to the
+    plugins when one implements ``pytest_auditflow_make_models`` (they may serve specs of their own)."""
+    if hasattr(config, "workerinput") or config.pluginmanager.hook.pytest_auditflow_make_models.get_hookimpls():
+        return
+    try:
+        check_model_spec(run.model, record_mode=run.record_mode, cache_dir=run.cache_dir)
+        if run.judge_model:
+            check_model_spec(run.judge_model, record_mode="all", cache_dir=None)  # the spec alone: judged apart
+    except (ModelSpecError, AuditflowError) as exc:
+        raise pytest.UsageError(f"--auditflow-model / ini auditflow_model: {exc}") from None
+
+
     :raises pytest.UsageError: an option value that cannot work, with the accepted values.
     """
     enabled = bool(config.getoption("auditflow") or config.getini("auditflow"))
@@ -138,6 +153,7 @@ def settings_from_config(config: pytest.Config) -> Settings:
     min_acc = _value(config, "auditflow_min_joint_acc")[0]
     baseline = _path(config, "auditflow_baseline")
     if baseline is not None and not baseline.is_file():
+    _check_models(config, run)
         raise pytest.UsageError(f"--auditflow-baseline {baseline} does not exist; write one from a reviewed run "
                                 "with --auditflow-json PATH and commit it")
     slowest = _value(config, "auditflow_slowest")[0]

@@ -9,6 +9,10 @@ cache counters then stay at zero (the policy makes no LLM calls). The LLM judge'
 """
 from __future__ import annotations
 
+import importlib.util
+import os
+import re
+from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
@@ -37,6 +41,80 @@ def make_models(spec: str, *, cache_dir: Path | None, record_mode: str, case_id:
         f"model spec {spec!r} needs the LLM layer (auditflow.llm.make_model_factory), which this install does "
         f"not provide yet; use --auditflow-model {POLICY} (the deterministic planner), or provide models through "
         "the pytest_auditflow_make_models hook in a conftest.py.")
+
+
+# provider -> (the package it imports, the environment variable with its key or None)
+_NEEDS = {"local": ("xllamacpp", None), "openai": ("langchain_openai", "OPENAI_API_KEY"),
+          "anthropic": ("langchain_anthropic", "ANTHROPIC_API_KEY"), "openrouter": ("langchain_openai", "OPENROUTER_API_KEY"),
+          "together": ("langchain_openai", "TOGETHER_API_KEY"), "fireworks": ("langchain_openai", "FIREWORKS_API_KEY"),
+          "openai-compatible": ("langchain_openai", None), "hf": ("langchain_huggingface", None)}
+LOCAL_MODELS = ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b")  # auditflow.llm.local.MODEL_NAMES (a test keeps them equal)
+_MODEL_FIELD = re.compile(rb'"model":\s*"([^"]*)"')
+
+
+def recorded_models(cache_dir: Path, *, stop_at: str | None = None) -> Counter[str]:
+    """How many recorded calls each model spec has in the cache folder (the judge's sub-folder apart);
+    reads only the head of each entry, and stops early once ``stop_at`` is seen."""
+    counts: Counter[str] = Counter()
+    for path in sorted(Path(cache_dir).glob("*/*.json")):
+        try:
+            with open(path, "rb") as f:
+                m = _MODEL_FIELD.search(f.read(1024))
+        except OSError:
+            continue
+        if m:
+            counts[m.group(1).decode("utf-8", "replace")] += 1
+            if stop_at is not None and counts[stop_at]:
+                break
+    return counts
+
+
+def check_model_spec(spec: str, *, record_mode: str, cache_dir: Path | None) -> None:
+    """Refuse, before any case runs, a model spec every case would fail with.
+
+    ``policy`` always works. Otherwise the spec must parse (``provider:model``), a ``local:`` model must be
+    one AuditFlow can install, and: in replay mode (``none``) the cache must hold recorded calls of the
+    spec (else every case would be a cache miss); in a recording mode the provider's package must be
+    installed, its API key set and a local model installed.
+
+    :raises ModelSpecError: what is wrong and what would work.
+    """
+    if spec == POLICY:
+        return
+    from auditflow.llm.specs import ModelSpec, ModelSpecError as BadSpec
+
+    try:
+        parsed = ModelSpec.parse(spec)
+    except BadSpec as exc:
+        raise ModelSpecError(f"unknown model {spec!r}: {exc}") from None
+    if parsed.provider == "local" and parsed.model not in LOCAL_MODELS:
+        raise ModelSpecError(f"unknown local model {parsed.model!r} in {spec!r}: the local provider runs "
+                             f"{' or '.join(LOCAL_MODELS)} (auditflow model install 1.5b)")
+    if record_mode == "none":
+        recorded = recorded_models(cache_dir, stop_at=str(parsed)) if cache_dir is not None and Path(cache_dir).is_dir() else Counter()
+        if recorded[str(parsed)] == 0:
+            held = ", ".join(f"{m} ({n} calls)" for m, n in recorded.most_common()) or "nothing"
+            raise ModelSpecError(
+                f"unknown model {spec!r} for a replay: the LLM cache {cache_dir} holds no recorded call of it (it "
+                f"holds {held}), so every case would be a cache miss in record mode none. Choose a recorded model "
+                f"or {POLICY}, or record the calls (this calls the model) with record mode new_episodes.")
+        return
+    package, key = _NEEDS[parsed.provider]
+    if importlib.util.find_spec(package) is None:
+        raise ModelSpecError(f"model {spec!r} in record mode {record_mode} calls the model, which needs the package "
+                             f"{package}: pip install 'pytest-auditflow[{EXTRA_OF.get(parsed.provider, parsed.provider)}]'")
+    if key and not os.environ.get(key, "").strip():
+        raise ModelSpecError(f"model {spec!r} in record mode {record_mode} calls the model, which needs an API key "
+                             f"in the environment variable {key}")
+    if parsed.provider == "local":
+        from auditflow.llm.install import model_path
+
+        if model_path(parsed.model.removeprefix("qwen2.5-coder-")) is None:
+            raise ModelSpecError(f"model {spec!r} in record mode {record_mode} runs the local model, which is not "
+                                 f"installed: auditflow model install {parsed.model.removeprefix('qwen2.5-coder-')}")
+
+
+EXTRA_OF = {"openrouter": "openai", "together": "openai", "fireworks": "openai", "openai-compatible": "openai"}
 
 
 def make_judge(spec: str, *, cache_dir: Path | None, record_mode: str, case_id: str | None, stats: Any = None) -> Any:

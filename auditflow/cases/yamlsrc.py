@@ -38,12 +38,30 @@ class YamlDoc:
     duplicates: list[CaseSchemaError] = field(default_factory=list)
 
 
+# Limits no real case file comes near (the largest committed one has a few thousand nodes, depth < 10).
+# An alias bomb (a few hundred bytes whose aliases expand to billions of nodes) and deep flow nesting
+# are refused with a clear error instead of hanging or exhausting the recursion limit.
+MAX_EXPANDED_NODES = 1_000_000
+MAX_DEPTH = 64
+MAX_TEXT = 16 * 1024 * 1024
+
+
 def parse_yaml(text: str, *, file: str) -> YamlDoc:
-    """Parse one YAML document; a syntax error or several documents is a :class:`CaseFileError`."""
-    loader = _CaseLoader(text)
+    """Parse one YAML document; a syntax error or several documents is a :class:`CaseFileError`,
+    and so is a file past the limits above."""
+    if len(text) > MAX_TEXT:
+        raise _refused(file, 1, f"the file has {len(text):,} characters (more than {MAX_TEXT:,})")
+    try:
+        loader = _CaseLoader(text)  # reads the first characters: a NUL byte raises here
+    except yaml.YAMLError as exc:
+        raise CaseFileError([CaseSchemaError(file, 1, "", f"YAML: {_clip(str(exc))}")], file=file) from None
     try:
         node = loader.get_single_node()
+        if node is not None:
+            _check_size(node, file)
         data = loader.construct_document(node) if node is not None else None
+    except CaseFileError:
+        raise
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
@@ -52,18 +70,67 @@ def parse_yaml(text: str, *, file: str) -> YamlDoc:
             problem += " (a case file holds one YAML document; put several cases under cases:)"
         raise CaseFileError([CaseSchemaError(file, line, "", f"YAML syntax: {problem}")], file=file) from None
     except yaml.YAMLError as exc:
-        raise CaseFileError([CaseSchemaError(file, 1, "", f"YAML: {exc}")], file=file) from None
+        raise CaseFileError([CaseSchemaError(file, 1, "", f"YAML: {_clip(str(exc))}")], file=file) from None
+    except RecursionError:
+        raise _refused(file, 1, f"the YAML is nested too deeply (more than {MAX_DEPTH} levels)") from None
+    except (ValueError, TypeError, OverflowError) as exc:  # e.g. a 5,000-digit integer past Python's limit
+        raise CaseFileError([CaseSchemaError(file, 1, "", f"YAML value: {_clip(str(exc))}")], file=file) from None
     finally:
         loader.dispose()
     doc = YamlDoc(data, node)
     if node is not None:
-        _walk(node, (), doc, file)
+        _walk(node, (), doc, file, set())
     return doc
 
 
-def _walk(node: yaml.Node, path: tuple, doc: YamlDoc, file: str) -> None:
-    """Record the line of ``path`` and of everything under it; note duplicate keys."""
+def _refused(file: str, line: int, what: str) -> CaseFileError:
+    return CaseFileError([CaseSchemaError(file, line, "", f"{what}; refused (see docs/reliability.md)")], file=file)
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _check_size(root: yaml.Node, file: str) -> None:
+    """Refuse a node tree deeper than MAX_DEPTH or whose aliases expand past MAX_EXPANDED_NODES.
+
+    Aliased nodes are the same object, so the expanded size is counted once per node (memoised) and the
+    check costs the size of the file, not of the expansion."""
+    size: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, done = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _refused(file, node.start_mark.line + 1, f"the YAML is nested more than {MAX_DEPTH} levels deep")
+        children = _children(node)
+        if done:
+            size[id(node)] = min(MAX_EXPANDED_NODES + 1, 1 + sum(size[id(c)] for c in children))
+            if size[id(node)] > MAX_EXPANDED_NODES:
+                raise _refused(file, node.start_mark.line + 1, "the YAML's aliases expand to more than "
+                               f"{MAX_EXPANDED_NODES:,} nodes (an alias bomb)")
+            continue
+        if id(node) in size:
+            continue
+        size[id(node)] = 0  # in progress: a recursive alias counts as nothing more
+        stack.append((node, depth, True))
+        stack.extend((c, depth + 1, False) for c in children if id(c) not in size)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _walk(node: yaml.Node, path: tuple, doc: YamlDoc, file: str, seen: set[int]) -> None:
+    """Record the line of ``path`` and of everything under it; note duplicate keys. A node reached
+    again through an alias is not walked again (its lines are those of its anchor)."""
     doc.line_map.setdefault(path, node.start_mark.line + 1)
+    if id(node) in seen:
+        return
+    seen.add(id(node))
     if isinstance(node, yaml.MappingNode):
         seen: set = set()
         for key_node, value_node in node.value:
@@ -74,11 +141,11 @@ def _walk(node: yaml.Node, path: tuple, doc: YamlDoc, file: str) -> None:
                                                       f"duplicate key {key!r} (YAML would keep only the last one)"))
             seen.add(key)
             doc.line_map[sub] = key_node.start_mark.line + 1
-            _walk(value_node, sub, doc, file)
+            _walk(value_node, sub, doc, file, seen)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             doc.line_map[path + (i,)] = item.start_mark.line + 1
-            _walk(item, path + (i,), doc, file)
+            _walk(item, path + (i,), doc, file, seen)
 
 
 def find_node(node: yaml.Node, path: tuple) -> yaml.Node | None:
