@@ -120,9 +120,6 @@ def _choice(config: pytest.Config, ini: str, allowed, option: str) -> str:
     return value
 
 
-def settings_from_config(config: pytest.Config) -> Settings:
-    """Validated settings; plugin off unless ``--auditflow`` or ini ``auditflow = true``.
-
 def _check_models(config: pytest.Config, run: RunSettings) -> None:
     """The model specs, checked once per session before any case runs (on the controller: workers get
     the same options), so a wrong spec is one usage error instead of a failure per case. Left to the
@@ -137,6 +134,9 @@ def _check_models(config: pytest.Config, run: RunSettings) -> None:
         raise pytest.UsageError(f"--auditflow-model / ini auditflow_model: {exc}") from None
 
 
+def settings_from_config(config: pytest.Config) -> Settings:
+    """Validated settings; plugin off unless ``--auditflow`` or ini ``auditflow = true``.
+
     :raises pytest.UsageError: an option value that cannot work, with the accepted values.
     """
     enabled = bool(config.getoption("auditflow") or config.getini("auditflow"))
@@ -150,10 +150,10 @@ def _check_models(config: pytest.Config, run: RunSettings) -> None:
         data_root=_data_root(config),
         judge_model=_value(config, "auditflow_judge_model")[0] or None,
     )
+    _check_models(config, run)
     min_acc = _value(config, "auditflow_min_joint_acc")[0]
     baseline = _path(config, "auditflow_baseline")
     if baseline is not None and not baseline.is_file():
-    _check_models(config, run)
         raise pytest.UsageError(f"--auditflow-baseline {baseline} does not exist; write one from a reviewed run "
                                 "with --auditflow-json PATH and commit it")
     slowest = _value(config, "auditflow_slowest")[0]
