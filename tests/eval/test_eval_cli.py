@@ -114,12 +114,14 @@ def test_a_missing_case_path_is_a_usage_error(tmp_path: Path, capsys) -> None:
 
 
 def test_repository_cases_are_named_as_the_plugin_names_them(tmp_path: Path) -> None:
-    """Cases inside the project: keys are pytest node ids, the command is relative to the rootdir."""
+    """Cases inside the project: keys are pytest node ids, the command is relative to the rootdir; the model is
+    the ini's (auditflow_model), as the plugin's."""
     repo = Path(__file__).resolve().parents[2]
     assert main(["eval", str(repo / "cases" / "acme-sample.case.yaml"), "--configs", "policy", "--out", str(tmp_path),
                  "--bootstrap", "10"]) == 0
     doc = json.loads((tmp_path / "results.json").read_text())
-    assert doc["command"] == "auditflow eval cases/acme-sample.case.yaml --configs policy --model policy --seed 0 --bootstrap 10"
+    assert doc["command"] == ("auditflow eval cases/acme-sample.case.yaml --configs policy --model local:qwen2.5-coder-1.5b "
+                              "--seed 0 --bootstrap 10")
     assert "cases/acme-sample.case.yaml::acme-assets-calc" in [c["key"] for c in doc["cases"]]
     assert doc["comparisons"] == [] and "Only one configuration ran" in (tmp_path / "results.md").read_text()
 
