@@ -41,6 +41,8 @@ _OPTIONS: tuple[tuple[str, str, object, str], ...] = (
     ("judge-model", "string", "", "also label each case with this LLM using the FinMR judge rubric, and "
                                   "report its agreement with the deterministic labels"),
     ("slowest", "string", str(DEFAULT_SLOWEST), f"how many slowest cases to list (default {DEFAULT_SLOWEST})"),
+    ("html", "string", "", "write a self-contained HTML report to this file (summary, case list, each case's "
+                           "evidence, transcripts, fusion and a drawing of the structure the rule used)"),
 )
 
 
@@ -73,6 +75,7 @@ class Settings:
     update_expected: bool = False
     slowest: int = DEFAULT_SLOWEST
     used_keys_path: Path | None = None
+    html_path: Path | None = None
 
 
 def _value(config: pytest.Config, ini: str) -> tuple[str, bool]:
@@ -163,4 +166,4 @@ def settings_from_config(config: pytest.Config) -> Settings:
                     fraction(min_acc, "--auditflow-min-joint-acc") if min_acc else None, baseline,
                     fraction(_value(config, "auditflow_max_drop")[0] or "0", "--auditflow-max-drop"),
                     bool(config.getoption("auditflow_update_expected")), int(slowest),
-                    _path(config, "auditflow_used_keys"))
+                    _path(config, "auditflow_used_keys"), html_path=_path(config, "auditflow_html"))

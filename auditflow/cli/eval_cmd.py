@@ -73,6 +73,8 @@ def add_eval_parser(sub) -> None:
     p.add_argument("--no-charts", action="store_true", help="do not draw the PNG charts")
     p.add_argument("--used-keys", metavar="FILE", help="write the LLM cache keys the run used to this JSON file "
                                                       "(keep them: auditflow cache prune DIR --used FILE)")
+    p.add_argument("--html", metavar="PATH", help="also write a self-contained HTML report of every case (summary, "
+                                                  "case list, each case's evidence, transcripts, fusion and drawing)")
     p.add_argument("--notes", metavar="FILE", help="Markdown appended verbatim to results.md (what the numbers mean); "
                                                   "part of the reproducing command")
 
@@ -136,7 +138,8 @@ def run_eval_cmd(args) -> int:
                     _log_case(err, config, done[config], runnable, record, time.perf_counter() - started)
             bar.update(tasks[config], advance=1, bad=note)
 
-        run = run_eval(case_set.cases, configs, base, jobs=args.jobs, redact=redact, on_done=on_done)
+        collector = _html_collector(args, redact)
+        run = run_eval(case_set.cases, configs, base, jobs=args.jobs, redact=redact, on_done=on_done, run_one=collector)
     wall = time.perf_counter() - started
     with err.status(f"paired bootstrap, {args.bootstrap} resamples ..."):
         report = build_report(run, case_set, configs, command=command, seed=args.seed, resamples=args.bootstrap,
@@ -144,6 +147,8 @@ def run_eval_cmd(args) -> int:
     written, timings = _write_outputs(report, run, Path(args.out), args, wall, err)
     if args.used_keys:
         written.append(_write_used_keys(Path(args.used_keys), run.timings))
+    if collector is not None:
+        written.append(_write_html(Path(args.html), report, run, case_set, collector))
     _print_summary(Console(), report, written, run, timings)
     for (config, key), tb in run.tracebacks.items():
         err.print(f"[red]crash[/red] in {escape(config)} {escape(key)}:\n{escape(tb)}", soft_wrap=True)
@@ -186,6 +191,26 @@ def _write_outputs(report, run, out: Path, args, wall: float, err: Console) -> t
         except ChartsUnavailable as exc:
             err.print(f"[yellow]{escape(str(exc))}[/yellow]")
     return written, per_config
+
+
+def _html_collector(args, redact):
+    """With --html, runs cases keeping what the HTML report shows of each (None: run_eval's own runner)."""
+    if not getattr(args, "html", None):
+        return None
+    from auditflow.html.payload import PayloadCollector
+
+    return PayloadCollector(redact)
+
+
+def _write_html(path: Path, report, run, case_set, collector) -> Path:
+    from auditflow.html.payload import eval_entries
+    from auditflow.html.render import render_suite, write_html
+
+    models = ", ".join(dict.fromkeys(c.model for c in report.configs))
+    entries = eval_entries(report, run, case_set.cases, collector)
+    return write_html(path, render_suite(entries, title=f"AuditFlow eval: {len(report.cases)} case(s)",
+                                         settings={"model": models, "skipped cases": len(report.skipped) or None},
+                                         configs=[c.name for c in report.configs], command=report.command))
 
 
 def _write_used_keys(path: Path, timings) -> Path:

@@ -1,0 +1,107 @@
+"""View model of ``auditflow check FILING --html``: a filer's findings, grouped by rule, each drawn.
+
+Built from :meth:`auditflow.rules.runner.CheckReport.to_json` (findings with their evidence, counts
+per rule, warnings) and a few facts about the loaded filing (:func:`filing_facts`), so the page shows
+exactly what the table and the JSON output show, drawn.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from auditflow.html.drawing import drawing_from_finding, number, show
+from auditflow.html.views import slug
+
+RULE_TITLES = {
+    "0015": "DQC.US.0015 Negative values",
+    "0117": "DQC.US.0117 Dimensional aggregation on face statements",
+    "0126": "DQC.US.0126 Calculation trees on statements without tables",
+}
+COUNTED = ("facts", "numeric_facts", "nil_facts", "contexts", "units", "concepts", "calculation_arcs",
+           "definition_arcs", "statement_roles", "duplicates")
+
+
+def rule_title(rule: str) -> str:
+    """``DQC.US.NNNN <title>``: the rule registry's title when there is one, else the three rules' own."""
+    try:
+        from auditflow.rules import registry
+
+        return f"DQC.US.{rule} {registry.get(rule).title}"
+    except Exception:  # noqa: BLE001 - no registry, or a rule it does not know: the built-in titles
+        return RULE_TITLES.get(rule, f"DQC.US.{rule}")
+
+
+def filing_facts(env: Any) -> dict[str, Any]:
+    """What the page says about the loaded filing: document type, taxonomy year, counts."""
+    from auditflow.rules.resources import filing_taxonomy_year
+
+    counts = env.counts()
+    return {"name": getattr(env.filing, "name", ""), "document_type": getattr(env.filing, "document_type", None),
+            "inline": bool(getattr(env.filing, "is_inline", False)),
+            "taxonomy_year": filing_taxonomy_year(env.filing),
+            "counts": [(k.replace("_", " "), counts[k]) for k in COUNTED if k in counts]}
+
+
+def what_to_fix(f: Mapping[str, Any], d: Mapping[str, Any] | None) -> str:
+    concept, reported, expected = f.get("concept", ""), show(f.get("reported")), show(f.get("expected"))
+    rule = f.get("rule")
+    if rule == "0015":
+        return (f"Enter {concept} as the positive amount {expected}. If the statement shows it in brackets, "
+                "keep the brackets with a negated label, not with a minus sign on the fact.")
+    if rule == "0126":
+        return (f"The weighted calculation children add up to {expected}, the total is {reported}. Correct the one "
+                "that is wrong: the total, a child's value, a child fact missing for this period, or a calculation "
+                "weight (\u22121 for an amount that is subtracted).")
+    if rule == "0117":
+        axis = (d or {}).get("axis") or "the axis"
+        return (f"The member facts on {axis} add up to {expected}, the total is {reported}. Correct the total or a "
+                "member's value, or tag an amount that is not part of this total with another member or concept.")
+    return "See the DQC message: it names the facts and the relationship to correct."
+
+
+def _display_filing(source: str, facts: Mapping[str, Any]) -> str:
+    """The filing's name, never an absolute path of this machine."""
+    name = facts.get("name") or ""
+    return str(name) if name else Path(source).name or source
+
+
+def _finding(f: Mapping[str, Any], index: int, filing_anchor: str) -> dict[str, Any]:
+    d = drawing_from_finding(f)
+    rep, exp = number(f.get("reported")), number(f.get("expected"))
+    period = f.get("period") or {}
+    period_text = (period.get("instant") or f"{period.get('start', '')}..{period.get('end', '')}"
+                   if isinstance(period, Mapping) else str(period))
+    dims = f.get("dimensions") or {}
+    return {"anchor": f"{filing_anchor}-f{index}", "code": f.get("code", ""), "rule": f.get("rule", ""),
+            "concept": f.get("concept", ""), "period": period_text, "fact_id": f.get("fact_id") or "",
+            "dims": ", ".join(f"{a}={m}" for a, m in sorted(dims.items())) if isinstance(dims, Mapping) else str(dims),
+            "unit": f.get("unit") or "", "decimals": "" if f.get("decimals") is None else str(f.get("decimals")),
+            "reported": show(rep), "expected": show(exp),
+            "difference": show(rep - exp) if rep is not None and exp is not None else "",
+            "tolerance": show(f.get("tolerance")), "statement": f.get("role") or "", "message": f.get("message", ""),
+            "fix": what_to_fix(f, d), "drawing": d}
+
+
+def check_view(reports: Sequence[Mapping[str, Any]], facts: Sequence[Mapping[str, Any]],
+               rules: Sequence[str] = ()) -> dict[str, Any]:
+    """``reports``: ``CheckReport.to_json()`` per filing; ``facts``: :func:`filing_facts` per filing."""
+    if not rules:  # in the reports' order: every rule that ran
+        rules = list(dict.fromkeys(r for rep in reports for r in (rep.get("checked") or {})))
+    filings = []
+    for n, (rep, fac) in enumerate(zip(reports, facts)):
+        name = _display_filing(str(rep.get("filing", "")), fac)
+        anchor = f"filing-{n + 1}-{slug(name)}"
+        findings = list(rep.get("findings") or ())
+        groups = []
+        for rule in rules:
+            fs = [f for f in findings if f.get("rule") == rule]
+            groups.append({"rule": rule, "title": rule_title(rule),
+                           "checked": (rep.get("checked") or {}).get(rule, 0),
+                           "consistent": (rep.get("consistent") or {}).get(rule, 0),
+                           "not_applicable": (rep.get("not_applicable") or {}).get(rule, 0),
+                           "findings": [_finding(f, i + 1, f"{anchor}-{rule}") for i, f in enumerate(fs)]})
+        filings.append({"anchor": anchor, "name": name, "facts": fac, "groups": groups,
+                        "findings": len(findings), "warnings": list(rep.get("warnings") or ())})
+    total = sum(f["findings"] for f in filings)
+    title = (f"AuditFlow check: {filings[0]['name']}" if len(filings) == 1 else f"AuditFlow check: {len(filings)} filings")
+    return {"title": title, "filings": filings, "total": total, "rules": list(rules)}

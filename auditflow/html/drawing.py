@@ -1,0 +1,243 @@
+"""The structure a DQC rule used, as a drawing model: a calculation tree, a member table, a signed fact.
+
+Drawings are built from what a run already carries, never by walking the graphs again:
+
+* for an audit case, from the checker observations in the auditors' transcripts
+  (``check_calc_tree``, ``check_dim_consistency``, ``check_sign`` results: reported, expected,
+  tolerance, statement and the evidence items with concept, handle, period, value, weight, member);
+* for a filer's finding, from :meth:`auditflow.rules.finding.Finding.to_json` (its evidence items).
+
+Both are plain JSON, read with ``.get`` so that fields added later are ignored and fields missing
+from an older artifact leave a gap in the drawing instead of an error. The result is a dict the
+templates draw (``kind`` is ``calc``, ``members`` or ``sign``); ``None`` when there is nothing to draw.
+"""
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any, Iterable, Mapping
+
+CHECKER_RULES = {"check_calc_tree": "0126", "check_dim_consistency": "0117", "check_sign": "0015"}
+KINDS = {"0126": "calc", "0117": "members", "0015": "sign"}
+_OUTCOME_RANK = {"violation": 0, "consistent": 1}
+_HANDLE = re.compile(r"^F[0-9]+$")
+_LIST_YEAR = re.compile(r"\((\d{4})\)")
+_ELEMENT = re.compile(r"DQC\.US\.\d{4}\.(\d+)")
+
+# Calculation tree layout (SVG user units; the SVG scales to the page width).
+ROW, TOP, WIDTH = 24, 10, 900
+CONCEPT_CHARS = 60
+
+
+def number(value: Any) -> Decimal | None:
+    """A JSON amount (plain string or number) as a Decimal; anything else is None."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        d = Decimal(str(value).strip().replace(",", ""))
+    except (InvalidOperation, ValueError):
+        return None
+    return d if d.is_finite() else None
+
+
+def show(value: Any) -> str:
+    """An amount for a reader: thousands separators, the digits as reported; text as is; empty for None."""
+    d = number(value)
+    if d is None:
+        return "" if value is None else str(value)
+    return format(d, ",f")
+
+
+def _short(text: str, limit: int = CONCEPT_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _weight_text(weight: Decimal | None) -> str:
+    if weight is None:
+        return ""
+    sign = "\u2212" if weight < 0 else "+"
+    return f"{sign}{show(abs(weight))} \u00d7"
+
+
+def _dims_text(dims: Any) -> str:
+    if isinstance(dims, Mapping):
+        return ", ".join(f"{a}={m}" for a, m in sorted(dims.items(), key=lambda am: str(am[0])))
+    if isinstance(dims, (list, tuple)):
+        return ", ".join(f"{p[0]}={p[1]}" if isinstance(p, (list, tuple)) and len(p) == 2 else str(p) for p in dims)
+    return "" if dims is None else str(dims)
+
+
+def _period_text(period: Any) -> str:
+    if isinstance(period, Mapping):
+        if "instant" in period:
+            return str(period["instant"])
+        if "start" in period and "end" in period:
+            return f"{period['start']}..{period['end']}"
+        return ", ".join(f"{k} {v}" for k, v in sorted(period.items()))
+    return "" if period is None else str(period)
+
+
+def _item(e: Mapping[str, Any], focus: Iterable[str]) -> dict[str, Any]:
+    value, weight = number(e.get("value")), number(e.get("weight"))
+    contribution = value * weight if value is not None and weight is not None else None
+    fact = e.get("fact") or e.get("fact_id")
+    concept = str(e.get("concept") or "")
+    return {
+        "concept": concept, "concept_short": _short(concept), "fact": fact or "",
+        "member": str(e.get("member") or ""), "period": _period_text(e.get("period")),
+        "dims": _dims_text(e.get("dimensions")), "value": show(value) if value is not None else show(e.get("value")),
+        "negative": value is not None and value < 0,
+        "weight": _weight_text(weight), "contribution": show(contribution) if contribution is not None else "",
+        "focus": bool(fact) and fact in set(focus), "note": str(e.get("note") or ""),
+    }
+
+
+def drawing(rule: str, *, outcome: str, code: str | None, reported: Any, expected: Any, tolerance: Any,
+            statement: str | None, evidence: Iterable[Mapping[str, Any]], total: Mapping[str, Any],
+            focus: Iterable[str] = (), reason: str = "", note: str = "", list_entry: str = "") -> dict[str, Any] | None:
+    """The drawing model of one check. ``total`` names the checked fact (concept, fact, period, dims);
+    ``focus`` the handles or fact ids to highlight (the queried fact)."""
+    kind = KINDS.get(rule, "evidence")  # another rule: its evidence facts as a table
+    focus = tuple(f for f in focus if f)
+    items = [_item(e, focus) for e in evidence if isinstance(e, Mapping)]
+    rep, exp, tol = number(reported), number(expected), number(tolerance)
+    diff = rep - exp if rep is not None and exp is not None else None
+    total_fact = str(total.get("fact") or "")
+    out: dict[str, Any] = {
+        "rule": rule, "kind": kind, "outcome": outcome or "not_applicable", "code": code or "",
+        "statement": statement or "", "reason": reason or "", "note": note or "",
+        "total": {"concept": str(total.get("concept") or ""), "concept_short": _short(str(total.get("concept") or "")),
+                  "fact": total_fact, "period": _period_text(total.get("period")), "dims": _dims_text(total.get("dims")),
+                  "focus": bool(total_fact) and total_fact in focus},
+        "entries": items, "reported": show(rep) if rep is not None else show(reported),
+        "expected": show(exp) if exp is not None else show(expected), "tolerance": show(tol) if tol is not None else "",
+        "difference": show(diff) if diff is not None else "", "differs": diff is not None and diff != 0,
+        "exceeds": outcome == "violation",
+        "axis": next((str(e.get("axis")) for e in evidence if isinstance(e, Mapping) and e.get("axis")), ""),
+    }
+    if kind == "calc":
+        out["svg"] = _calc_layout(out)
+    elif kind == "sign":
+        element = _ELEMENT.search(code or "")
+        year = _LIST_YEAR.search(list_entry or "")
+        out["list_entry"] = {"element": element.group(1) if element else "", "year": year.group(1) if year else "",
+                             "text": list_entry}
+        if not items and total_fact:  # a consistent sign check may carry no evidence: draw the fact itself
+            out["entries"] = [_item({"concept": total.get("concept"), "fact": total_fact, "value": reported,
+                                   "period": total.get("period")}, focus)]
+    return out
+
+
+def _calc_layout(d: dict[str, Any]) -> dict[str, Any]:
+    """Row positions (text baselines) of the calculation tree: a header, the total, the children with
+    elbow connectors, a rule, then the sum of the weighted children, the reported total, the difference."""
+    def y(row: int, extra: int = 0) -> int:
+        return TOP + ROW * row + ROW // 2 + 4 + extra
+
+    n = len(d["entries"])
+    children = [{**it, "y": y(i + 2)} for i, it in enumerate(d["entries"])]
+    rule_y = TOP + ROW * (n + 2) + 4
+    rows = {"header_y": y(0), "total_y": y(1), "children": children, "trunk_top": y(1) + 7,
+            "trunk_end": (children[-1]["y"] - 4) if children else y(1) + 7, "rule_y": rule_y,
+            "sum_y": y(n + 2, 8), "reported_y": y(n + 3, 8), "diff_y": y(n + 4, 8), "width": WIDTH,
+            "x": {"weight": 82, "concept": 90, "handle": 560, "value": 716, "weighted": 884, "trunk": 20}}
+    rows["height"] = (rows["diff_y"] if d["difference"] else rows["reported_y"]) + ROW // 2
+    return rows
+
+
+# -- from an audit result ------------------------------------------------------------------------
+
+def _handles_in(value: Any, into: dict[str, dict[str, Any]]) -> None:
+    """Every ``{"fact": "F3", "concept": ..., "period": ..., "value": ...}`` found in a tool result."""
+    if isinstance(value, Mapping):
+        handle = value.get("fact")
+        if isinstance(handle, str) and _HANDLE.match(handle) and value.get("concept"):
+            known = into.setdefault(handle, {})
+            for key in ("concept", "period", "value", "dimensions", "member"):
+                if value.get(key) is not None and key not in known:
+                    known[key] = value[key]
+        for v in value.values():
+            _handles_in(v, into)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _handles_in(v, into)
+
+
+def checker_observations(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The checker results in the transcripts, in order: role, tool, observation, the handles the
+    auditor had seen by then, and the DQC 0015 list line ``get_concept`` showed it (if any)."""
+    out: list[dict[str, Any]] = []
+    for transcript in result.get("transcripts") or ():
+        if not isinstance(transcript, Mapping):
+            continue
+        handles: dict[str, dict[str, Any]] = {}
+        list_line = ""
+        for rnd in transcript.get("rounds") or ():
+            for step in rnd or ():
+                call = step.get("tool_call") if isinstance(step, Mapping) else None
+                if not isinstance(call, Mapping):
+                    continue
+                res = call.get("result")
+                _handles_in(res, handles)
+                if call.get("tool") == "get_concept" and isinstance(res, Mapping):
+                    rules = res.get("rules")
+                    if isinstance(rules, Mapping) and isinstance(rules.get("0015"), str):
+                        list_line = rules["0015"]
+                if call.get("tool") in CHECKER_RULES and isinstance(res, Mapping) and res.get("outcome"):
+                    out.append({"role": str(transcript.get("role") or ""), "tool": call["tool"],
+                                "rule": str(res.get("rule") or CHECKER_RULES[call["tool"]]), "obs": res,
+                                "handles": {k: dict(v) for k, v in handles.items()}, "list_line": list_line})
+    return out
+
+
+def _choose(observations: list[dict[str, Any]], rule: str | None) -> dict[str, Any] | None:
+    """The observation that shows the case's rule best: the case's rule first, a definite outcome
+    (violation, then consistent) before not applicable, the queried fact (F1) before others, then order."""
+    if not observations:
+        return None
+
+    def rank(ix: tuple[int, dict[str, Any]]) -> tuple:
+        i, o = ix
+        return (o["rule"] != rule, _OUTCOME_RANK.get(o["obs"].get("outcome"), 2),
+                o["obs"].get("fact") != "F1", i)
+
+    return min(enumerate(observations), key=rank)[1]
+
+
+def drawing_from_result(result: Mapping[str, Any], rule: str | None) -> dict[str, Any] | None:
+    """The drawing of the check the auditors ran for ``rule`` (the case's family), from their transcripts."""
+    chosen = _choose(checker_observations(result), rule)
+    if chosen is None:
+        return None
+    obs, handles = chosen["obs"], chosen["handles"]
+    query = result.get("query") if isinstance(result.get("query"), Mapping) else {}
+    total_handle = obs.get("total") or obs.get("fact")
+    known = handles.get(total_handle, {}) if isinstance(total_handle, str) else {}
+    is_query = total_handle == "F1"
+    total = {"fact": total_handle, "concept": known.get("concept") or (query.get("concept") if is_query else ""),
+             "period": known.get("period") or (query.get("period") if is_query else ""),
+             "dims": known.get("dimensions") if known.get("dimensions") else (query.get("dimensions") if is_query else {})}
+    evidence = [{**handles.get(e.get("fact"), {}), **e} if isinstance(e, Mapping) else e
+                for e in obs.get("evidence") or ()]
+    d = drawing(chosen["rule"], outcome=str(obs.get("outcome") or ""), code=obs.get("code"),
+                reported=obs.get("reported"), expected=obs.get("expected"), tolerance=obs.get("tolerance"),
+                statement=obs.get("statement"), evidence=evidence, total=total, focus=("F1",),
+                reason=str(obs.get("reason") or ""), note=str(obs.get("note") or ""), list_entry=chosen["list_line"])
+    if d is not None:
+        d["source"] = f"{chosen['role']} auditor's {chosen['tool']}"
+    return d
+
+
+# -- from a filer's finding ----------------------------------------------------------------------
+
+def drawing_from_finding(finding: Mapping[str, Any], list_entry: str = "") -> dict[str, Any] | None:
+    """The drawing of one finding (``Finding.to_json()``)."""
+    rule = str(finding.get("rule") or "")
+    total = {"fact": finding.get("fact_id"), "concept": finding.get("concept"), "period": finding.get("period"),
+             "dims": finding.get("dimensions")}
+    evidence = list(finding.get("evidence") or ())
+    if rule == "0015":  # the evidence is the fact itself: draw it with its period and dimensions
+        evidence = [{**e, "period": e.get("period") or finding.get("period")} for e in evidence if isinstance(e, Mapping)]
+    return drawing(rule, outcome="violation", code=finding.get("code"), reported=finding.get("reported"),
+                   expected=finding.get("expected"), tolerance=finding.get("tolerance"), statement=finding.get("role"),
+                   evidence=evidence, total=total, focus=(str(finding.get("fact_id") or ""),), list_entry=list_entry)

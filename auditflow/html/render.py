@@ -1,0 +1,58 @@
+"""The Jinja2 environment and the two renderers.
+
+Autoescaping is on for every template: case ids, messages and model output are untrusted text. The
+inline stylesheet and script are package files read once; a ``</`` inside them would end the
+element early, so it is refused when they are read.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import jinja2
+from markupsafe import Markup
+
+from auditflow.html.check import check_view
+from auditflow.html.views import suite_view
+
+
+def _static(name: str) -> Markup:
+    text = resources.files("auditflow.html").joinpath("static", name).read_text(encoding="utf-8")
+    if "</" in text:
+        raise ValueError(f"auditflow/html/static/{name} must not contain '</' (it is inlined)")
+    return Markup(text)
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("auditflow.html", "templates"),
+        autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.globals.update(css=_static("report.css"), js=_static("report.js"))
+    return env
+
+
+def render_suite(entries: Sequence[Mapping[str, Any]], *, title: str, settings: Mapping[str, Any],
+                 configs: Sequence[str] | None = None, command: str = "") -> str:
+    """The suite report of case entries (see :mod:`auditflow.html.views`)."""
+    view = suite_view(entries, title=title, settings=settings, configs=configs, command=command)
+    return environment().get_template("suite.html.j2").render(view=view)
+
+
+def render_check(reports: Sequence[Mapping[str, Any]], facts: Sequence[Mapping[str, Any]],
+                 rules: Sequence[str]) -> str:
+    """A filer's report: ``CheckReport.to_json()`` and :func:`auditflow.html.check.filing_facts` per filing."""
+    return environment().get_template("check.html.j2").render(view=check_view(reports, facts, rules))
+
+
+def write_html(path: Path, text: str) -> Path:
+    """Write with ``\\n`` line ends on every platform (the bytes must not depend on the OS)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    return path
