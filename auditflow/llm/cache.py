@@ -18,8 +18,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import tempfile
 import threading
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -30,7 +32,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import ConfigDict, Field
 
 from auditflow.llm.errors import PicklableError
-from auditflow.llm.cachekey import CacheKey, check_entry, response_from_json, response_to_json, sha256_hex
+from auditflow.llm.cachekey import (CacheKey, check_entry, escape_surrogates, response_from_json, response_to_json,
+                                    sha256_hex)
 from auditflow.llm.stats import CacheStats
 from auditflow.llm.toolcalls import normalise_tools, recover_tool_call
 
@@ -117,7 +120,29 @@ def read_manifest(path: Path) -> dict:
 
 
 def _dump_pretty(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    """Readable JSON; a lone surrogate from a model is escaped (UTF-8 cannot write it, and the answer
+    was paid for)."""
+    return escape_surrogates(json.dumps(obj, sort_keys=True, indent=2, ensure_ascii=False)) + "\n"
+
+
+MAX_ENTRY_BYTES = 64 * 1024 * 1024  # an entry file larger than this is a miss (the largest recorded is < 1 MB)
+TEMP_GRACE_SECONDS = 300  # a temporary file older than this was left by a killed writer: prune removes it
+
+
+def _read_entry_file(path: Path) -> bytes:
+    """An entry's bytes, refusing what is not a regular file (a symlink to /dev/zero would read forever)
+    and what is larger than MAX_ENTRY_BYTES. Raises OSError (FileNotFoundError when missing)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"not a regular file: {path}")
+        if st.st_size > MAX_ENTRY_BYTES:
+            raise OSError(f"the entry is {st.st_size} bytes (more than {MAX_ENTRY_BYTES})")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(MAX_ENTRY_BYTES + 1)
+    finally:
+        os.close(fd)
 
 
 class LLMCache:
@@ -144,19 +169,25 @@ class LLMCache:
         """(the replayed message, "") or (None, why it is a miss). Never raises on a bad entry."""
         path = entry_path(self.directory, key)
         try:
-            data = path.read_bytes()
+            data = _read_entry_file(path)
         except FileNotFoundError:
             return None, "no entry"
-        except OSError as exc:
+        except OSError as exc:  # a symlink, FIFO or device is refused: a miss
             return None, f"the entry cannot be read: {exc}"
+        if len(data) > MAX_ENTRY_BYTES:
+            return None, self._corrupt(path, "the entry is too large")
         try:
             entry = json.loads(data.decode("utf-8"))
         except (ValueError, RecursionError) as exc:  # UnicodeDecodeError included
-            return None, self._corrupt(path, f"the entry is not valid JSON (truncated?): {exc}")
-        problem = check_entry(entry, key)
-        if problem:
-            return None, self._corrupt(path, problem)
-        return response_from_json(entry["response"]), ""
+            return None, self._corrupt(path, f"the entry is not valid JSON (truncated?): {str(exc)[:200]}")
+        try:
+            problem = check_entry(entry, key)
+            message = None if problem else response_from_json(entry["response"])
+        except Exception as exc:  # noqa: BLE001 - whatever else a hand-edited entry holds is a miss, not a crash
+            problem, message = f"the entry cannot be replayed ({type(exc).__name__})", None
+        if problem or message is None:
+            return None, self._corrupt(path, problem or "the entry cannot be replayed")
+        return message, ""
 
     def _corrupt(self, path: Path, why: str) -> str:
         """Count a corrupt entry; in a record mode move it aside (it is rewritten after the call)."""
@@ -243,12 +274,35 @@ def iter_entries(directory: Path | str):
             yield from sorted(p for p in shard.iterdir() if p.is_file() and not p.name.startswith("."))
 
 
+def temp_files(directory: Path | str, *, older_than: float = 0.0) -> list[Path]:
+    """Temporary files (``.<name>.<random>.tmp``) in the cache folders: a writer killed between
+    creating and renaming one (``kill -9``) leaves it behind. Those modified less than ``older_than``
+    seconds ago may still be in use by a live writer."""
+    now = time.time()
+    out = []
+    for root in cache_roots(directory):
+        folders = [root, root / CASES_DIR] + ([p for p in sorted(root.iterdir()) if p.is_dir() and re.fullmatch(
+            r"[0-9a-f]{2}", p.name)] if root.is_dir() else [])
+        for folder in folders:
+            if not folder.is_dir():
+                continue
+            for p in sorted(folder.glob(".*.tmp")):
+                try:
+                    st = p.lstat()
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode) and now - st.st_mtime >= older_than:
+                    out.append(p)
+    return out
+
+
 def unused_entries(directory: Path | str, used_keys) -> list[Path]:
-    """Entries no run used (given the union of every run's used keys), plus quarantined corrupt files;
-    the judge's folder included."""
+    """Entries no run used (given the union of every run's used keys), quarantined corrupt files, and
+    temporary files left by killed writers; the judge's folder included."""
     used = set(used_keys)
     return [p for root in cache_roots(directory) for p in iter_entries(root)
-            if p.name.endswith(".corrupt") or (p.suffix == ".json" and p.stem not in used)]
+            if p.name.endswith(".corrupt") or (p.suffix == ".json" and p.stem not in used)
+            ] + temp_files(directory, older_than=TEMP_GRACE_SECONDS)
 
 
 def prune(directory: Path | str, used_keys) -> int:
@@ -289,6 +343,9 @@ def summary(directory: Path | str) -> dict[str, Any]:
         cases = list((root / CASES_DIR).glob("*.json")) if (root / CASES_DIR).is_dir() else []
         out[root.name if root != Path(directory) else "auditors"] = {
             "entries": len(files), "bytes": sum(p.stat().st_size for p in files), "cases": len(cases)}
+    temps = temp_files(directory)
+    if temps:  # left by killed writers; 'cache prune' removes those older than TEMP_GRACE_SECONDS
+        out["temporary_files"] = {"files": len(temps), "bytes": sum(p.lstat().st_size for p in temps)}
     return out
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,8 +30,18 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_surrogates(text: str) -> str:
+    """Lone surrogates (a model may emit one) as JSON ``\\udxxx`` escapes, which UTF-8 can carry and
+    ``json.loads`` turns back into the same character. Text without one is returned unchanged, so the
+    key of every ordinary request, and every committed entry, stays byte for byte what it was."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _SURROGATE.search(text) else text
+
+
 def sha256_hex(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(escape_surrogates(text).encode("utf-8")).hexdigest()
 
 
 def canonical_content(content: Any) -> Any:
@@ -82,6 +93,9 @@ class CacheKey:
         return cls(request_key(request), request)
 
 
+_INVALID_CALL_KEYS = ("name", "args", "id", "error")
+
+
 def response_to_json(msg: Any) -> dict:
     """What is replayed: the content, the tool calls with their ids (ids appear in transcripts) and
     the unreadable calls with their errors (the junior loop feeds those back)."""
@@ -90,13 +104,14 @@ def response_to_json(msg: Any) -> dict:
            "tool_calls": [{"name": c["name"], "args": c.get("args") or {}, "id": c.get("id")} for c in calls]}
     bad = getattr(msg, "invalid_tool_calls", None) or []
     if bad:
-        out["invalid_tool_calls"] = [{k: c.get(k) for k in ("name", "args", "id", "error")} for c in bad]
+        out["invalid_tool_calls"] = [{k: c.get(k) for k in _INVALID_CALL_KEYS} for c in bad]
     return out
 
 
 def response_from_json(obj: dict) -> AIMessage:
     calls = [{"name": c["name"], "args": c["args"], "id": c["id"], "type": "tool_call"} for c in obj["tool_calls"]]
-    bad = [{**c, "type": "invalid_tool_call"} for c in obj.get("invalid_tool_calls", [])]
+    bad = [{**{k: c.get(k) for k in _INVALID_CALL_KEYS}, "type": "invalid_tool_call"}
+           for c in obj.get("invalid_tool_calls", [])]
     return AIMessage(content=obj["content"], tool_calls=calls, invalid_tool_calls=bad)
 
 
@@ -109,14 +124,17 @@ def check_entry(entry: Any, key: str) -> str | None:
     resp = entry.get("response")
     if not isinstance(resp, dict) or not isinstance(resp.get("content"), (str, list)):
         return "the entry has no response content"
+    if isinstance(resp["content"], list) and not all(
+            isinstance(b, str) or (isinstance(b, dict) and isinstance(b.get("type"), str)) for b in resp["content"]):
+        return "the entry's content blocks are malformed"
     calls = resp.get("tool_calls")
     if not isinstance(calls, list) or not all(
             isinstance(c, dict) and isinstance(c.get("name"), str) and isinstance(c.get("args"), dict)
             and isinstance(c.get("id"), (str, type(None))) for c in calls):
         return "the entry's tool calls are malformed"
     bad = resp.get("invalid_tool_calls", [])
-    if not isinstance(bad, list) or not all(isinstance(c, dict) and all(
-            isinstance(c.get(k), (str, type(None))) for k in ("name", "args", "id", "error")) for c in bad):
+    if not isinstance(bad, list) or not all(isinstance(c, dict) and set(c) <= set(_INVALID_CALL_KEYS) and all(
+            isinstance(c.get(k), (str, type(None))) for k in _INVALID_CALL_KEYS) for c in bad):
         return "the entry's invalid tool calls are malformed"
     return None
 
