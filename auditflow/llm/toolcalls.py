@@ -189,6 +189,9 @@ def _json_values(s: str, found: dict) -> Any:
             continue
         try:
             obj, end = decoder.raw_decode(s, i)
+        except RecursionError:  # 50,000 nested brackets: no call, and nothing after it is read either
+            found["too_deep"] = True
+            return
         except ValueError:
             found["truncated"] = found["truncated"] or _truncated(s, i)
             continue
@@ -219,12 +222,55 @@ def _arguments(args: Any, text: str, allowed: tuple[str, ...]) -> dict:
     if isinstance(args, str):  # OpenAI style: arguments as a JSON string
         try:
             args = json.loads(args) if args.strip() else {}
+        except RecursionError:
+            raise InvalidToolCall("bad_arguments", f"the arguments are nested more than {MAX_DEPTH} levels deep",
+                                  text=text, allowed=allowed) from None
         except ValueError:
             raise InvalidToolCall("bad_arguments", "the arguments are a string that is not JSON", text=text, allowed=allowed) from None
     if not isinstance(args, dict):
         raise InvalidToolCall("bad_arguments", f"the arguments must be a JSON object, got {type(args).__name__}",
                               text=text, allowed=allowed)
+    if _depth(args) > MAX_DEPTH:
+        raise InvalidToolCall("bad_arguments", f"the arguments are nested more than {MAX_DEPTH} levels deep",
+                              text=text, allowed=allowed)
+    size = len(json.dumps(args, ensure_ascii=False))
+    if size > MAX_ARGUMENT_CHARS:
+        raise InvalidToolCall("bad_arguments", f"the arguments are {size:,} characters long (at most "
+                              f"{MAX_ARGUMENT_CHARS:,})", text=text, allowed=allowed)
     return args
+
+
+# Bounds no real call comes near (the recorded calls' arguments are under 300 characters, depth 3): a
+# hostile or runaway reply must not become a 56 MB artifact or a RecursionError out of run_audit.
+MAX_DEPTH = 32
+MAX_ARGUMENT_CHARS = 65_536
+
+
+def _depth(obj: Any) -> int:
+    """Nesting depth of a parsed JSON value, without recursion."""
+    deepest, stack = 0, [(obj, 1)]
+    while stack:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        if d > MAX_DEPTH:
+            break
+        if isinstance(node, dict):
+            stack.extend((v, d + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, d + 1) for v in node)
+    return deepest
+
+
+def schema_problem(name: str, args: dict, tools: list[dict]) -> str | None:
+    """Why ``args`` break their tool's declared string caps (``maxLength``), or None. The schema is sent
+    to the model; a reply that ignores it (a 1 MB rationale against a cap of 80) is an invalid call."""
+    tool = next((t for t in tools if t["function"]["name"] == name), None)
+    props = _params(tool).get("properties", {}) if tool else {}
+    for key, value in args.items():
+        cap = props.get(key, {}).get("maxLength") if isinstance(props.get(key), dict) else None
+        if isinstance(value, str) and isinstance(cap, int) and len(value) > cap:
+            return f"the argument {key!r} is {len(value):,} characters long; the schema allows at most {cap}"
+    return None
 
 
 def parse_tool_call(text: str, allowed_names) -> tuple[str, dict]:
@@ -248,6 +294,9 @@ def parse_tool_call(text: str, allowed_names) -> tuple[str, dict]:
                 raise InvalidToolCall("tool_not_allowed", f"there is no tool {name!r} you may call",
                                       text=text, allowed=allowed)
             return name, _arguments(args, text, allowed)
+    if found.get("too_deep"):
+        raise InvalidToolCall("not_json", "the JSON in the reply is nested too deeply to read", text=text,
+                              allowed=allowed)
     if found["truncated"]:
         raise InvalidToolCall("truncated_json", "the JSON in the reply is cut off before it ends", text=text, allowed=allowed)
     if found["json"]:
@@ -309,6 +358,8 @@ def to_tool_call_message(text: str, tools: list[dict], position: int) -> AIMessa
     allowed = [t["function"]["name"] for t in tools]
     try:
         name, args = parse_tool_call(text, allowed)
+        if (problem := schema_problem(name, args, tools)) is not None:
+            raise InvalidToolCall("bad_arguments", problem, text=text, allowed=tuple(sorted(allowed)))
     except InvalidToolCall as exc:
         bad = {"name": None, "args": None, "id": f"call_{position}", "error": str(exc), "type": "invalid_tool_call"}
         return AIMessage(content=text, invalid_tool_calls=[bad])
@@ -319,9 +370,24 @@ def recover_tool_call(msg: Any, tools: list[dict], position: int) -> Any:
     """A native tool-calling provider that answered in text (a small model behind an OpenAI-compatible
     server writes its call as JSON in the content): read the call leniently. Messages that carry tool
     calls, or a diagnosis already, are returned as they are."""
-    if not tools or not isinstance(msg, AIMessage) or msg.tool_calls or msg.invalid_tool_calls:
+    if not tools or not isinstance(msg, AIMessage) or msg.invalid_tool_calls:
         return msg
+    if msg.tool_calls:  # a native call is held to the same bounds as a parsed one
+        problem = next((p for c in msg.tool_calls if (p := _native_problem(c, tools))), None)
+        if problem is None:
+            return msg
+        bad = {"name": None, "args": None, "id": f"call_{position}", "error": problem, "type": "invalid_tool_call"}
+        return AIMessage(content=message_text(msg), invalid_tool_calls=[bad])
     return to_tool_call_message(message_text(msg), tools, position)
+
+
+def _native_problem(call: dict, tools: list[dict]) -> str | None:
+    allowed = tuple(sorted(t["function"]["name"] for t in tools))
+    try:
+        args = _arguments(call.get("args") or {}, "", allowed)
+    except InvalidToolCall as exc:
+        return str(exc)
+    return schema_problem(call.get("name", ""), args, tools)
 
 
 class ToolCallingAdapter(BaseChatModel):
