@@ -1,12 +1,17 @@
-"""Run one audit case end to end: sessions, the protocol graph, the authoritative checker, fusion.
+"""Run one audit case end to end: sessions, the protocol graph, fusion of what the auditors found.
 
 This is the single entry point the CLI, the pytest plugin and the evaluation use. It returns an
 :class:`AuditResult` whose canonical JSON is byte-identical for the same inputs and model outputs.
+
+No checker runs here on the harness's own behalf (docs/protocol.md): the checkers' authority reaches
+fusion only through the checker observations in the auditors' own transcripts, for the fact each
+auditor audited. An auditor that never ran a checker gives fusion nothing authoritative.
 """
 from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -16,16 +21,17 @@ from auditflow.agents.configs import ProtocolConfig, get_config
 from auditflow.agents.fusion import TotalConflictError, fuse_reports
 from auditflow.agents.junior import JuniorTurn
 from auditflow.agents.policy import DeterministicPolicy
+from auditflow.agents.profile import PromptProfile, load_profile
 from auditflow.agents.prompts import FINAL_REPORT, final_report_tool
 from auditflow.agents.protocol import RunContext, compiled_graph
 from auditflow.agents.reports import (
-    JUNIOR_REPORT_SCHEMA, AgentTranscript, AuditResult, InvalidReportError, TranscriptStep, fusion_input, normalise_number,
-    parse_junior_report,
+    JUNIOR_REPORT_SCHEMA, AgentTranscript, AuditResult, EvidenceStep, InvalidReportError, TranscriptStep, fusion_input,
+    normalise_number, parse_junior_report,
 )
-from auditflow.agents.senior import grounded
-from auditflow.env.check_tools import verdict_of
-from auditflow.env.query import AuditQuery
+from auditflow.agents.senior import Workpapers, describe_fact, grounded
+from auditflow.env.query import AuditQuery, QueryError
 from auditflow.env.session import AuditSession
+from auditflow.env.tool_base import ToolContext, ToolError
 from auditflow.env.tools import CHECKS as CHECK_TOOLS
 from auditflow.graphs.environment import AuditEnvironment
 
@@ -36,82 +42,179 @@ def policy_models(role: str) -> DeterministicPolicy:
     return DeterministicPolicy(role=role)
 
 
-def _session(env, query, role, cfg: ProtocolConfig, data_root) -> AuditSession:
-    s = AuditSession(env, query, role, data_root=data_root, required=None if cfg.gating else ())
+def _session(env, query, role, cfg: ProtocolConfig, data_root, shuffle: int | None) -> AuditSession:
+    s = AuditSession(env, query, role, data_root=data_root, required=None if cfg.gating else (), shuffle=shuffle)
     if not cfg.checks:
         s.allowed = tuple(t for t in s.allowed if t not in CHECK_TOOLS)
         s.required = tuple(t for t in s.required if t not in CHECK_TOOLS)
-    if s.focus is None:  # no tool can run on a fact that is not there: gating would refuse every report
+    if s.focus is None and not s.searching:  # nothing to find and no fact: gating would refuse every report
         s.required = ()
     return s
 
 
-def checker_verdict(env, query, data_root) -> tuple[str | None, dict]:
-    """The deterministic checkers' verdict on the queried fact: authoritative in fusion."""
-    s = AuditSession(env, query, "single", data_root=data_root, required=())
-    if s.focus is None:
-        return None, {}
-    outs = {t: s.call(t, {"fact": "F1"}) for t in CHECK_TOOLS}
-    return verdict_of(outs.values()), outs
+def check_query(env: AuditEnvironment, query: AuditQuery, *, allow_missing: bool = False) -> None:
+    """Refuse, with close matches, a structured or FinMR query whose concept, period or dimensions the
+    filing does not have: a typo must be an input error, never a silent unable_to_verify. A FinMR
+    question whose fact is missing or ambiguous is left to the auditors; ``allow_missing`` (a case that
+    expects "not found") lets a structured query name a fact that is not there."""
+    if query.form == "text":
+        return
+    ctx = ToolContext(env)
+    from auditflow.env.names import resolve_concept, resolve_dimensions, resolve_period
+
+    try:
+        concept = resolve_concept(ctx, query.concept)
+        period = resolve_period(ctx, query.period, concept=concept)
+        dims = resolve_dimensions(ctx, dict(query.dimensions))
+    except ToolError as exc:
+        if allow_missing:
+            return
+        near = f"; close matches: {', '.join(exc.close_matches)}" if exc.close_matches else ""
+        raise QueryError(f"query {query.concept} @ {query.period}: {exc.message}{near}") from None
+    if query.form == "structured" and not allow_missing and not env.facts(concept, period=period, dimensions=dims):
+        from auditflow.env.names import dims_json
+
+        others = sorted({str(ctx.env.filing.contexts[f.context_id].period) + "".join(
+            f" [{a}={m}]" for a, m in dims_json(ctx, ctx.env.filing.contexts[f.context_id].dimensions).items())
+            for f in env.facts(concept)})
+        near = f"; it is reported for: {', '.join(others[:5])}" if others else ""
+        raise QueryError(f"the filing has no fact of {query.concept} for {query.period} with "
+                         f"{dict(query.dimensions) or 'no dimensions'}{near}")
 
 
 def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | ProtocolConfig = "full",
-              models: ModelFactory = policy_models, data_root: Path | None = None) -> AuditResult:
+              models: ModelFactory = policy_models, data_root: Path | None = None,
+              profile: PromptProfile | str | None = None, shuffle: int | None = None,
+              allow_missing: bool = False) -> AuditResult:
+    """Audit ``query`` on ``env``. ``profile``: the prompt profile (a built-in name, a path, or one
+    already loaded; default ``guided``). ``shuffle``: a seed that permutes every list the tools show."""
     t0 = time.perf_counter()
     cfg = get_config(config) if isinstance(config, str) else config
+    prof = profile if isinstance(profile, PromptProfile) else load_profile(profile)
+    check_query(env, query, allow_missing=allow_missing)
     if cfg.direct:
-        turns = {"direct": [_direct_turn(env, query, models("direct"), data_root)]}
-        rounds, reviews, found = 1, [], {}
+        turns = {"direct": [_direct_turn(env, query, models("direct"), data_root, prof)]}
+        rounds, reviews, found, audited = 1, [], {}, {}
+        handles: dict[str, dict] = {}
     else:
-        sessions = {r: _session(env, query, r, cfg, data_root) for r in cfg.roles}
-        ctx = RunContext(sessions=sessions, models={r: models(r) for r in cfg.roles}, config=cfg, rule_hint=query.rule_hint)
+        sessions = {r: _session(env, query, r, cfg, data_root, shuffle) for r in cfg.roles}
+        ctx = RunContext(sessions=sessions, models={r: models(r) for r in cfg.roles}, config=cfg,
+                         rule_hint=query.rule_hint, profile=prof)
         state = compiled_graph(tuple(cfg.roles)).invoke(
             {"round": 1, "reports": {}, "turns": {}, "reviews": []},
             config={"configurable": {"auditflow": ctx}, "recursion_limit": 12 * (cfg.max_rounds + 1)},
         )
         turns, rounds, reviews = state["turns"], state.get("round", 1), state.get("reviews", [])
         found = ctx.workpapers()
-    t1 = time.perf_counter()
-    verdict, outs = checker_verdict(env, query, data_root) if cfg.checks else (None, {})
-    result = _assemble(query, cfg, turns, rounds, reviews, (verdict, outs), found)
-    return _with_timings(result, {"protocol_s": t1 - t0, "total_s": time.perf_counter() - t0})
+        audited = {r: s.checked_fact() for r, s in sessions.items()}
+        handles = {r: _fact_names(s) for r, s in sessions.items()}
+    result = _assemble(query, cfg, turns, rounds, reviews, found, audited, handles)
+    result = replace(result, profile=prof.stamp(), shuffle=shuffle)
+    return replace(result, timings={"protocol_s": time.perf_counter() - t0, "total_s": time.perf_counter() - t0})
 
 
-def _with_timings(result: AuditResult, timings: dict) -> AuditResult:
-    from dataclasses import replace
+def _fact_names(session: AuditSession) -> dict[str, dict]:
+    """Handle -> the fact as a reader names it (concept, period, dimensions, value), for this session."""
+    from auditflow.env.facts import fact_view
+    from auditflow.env.names import names
 
-    return replace(result, timings=timings)
+    by_key = names(session.ctx.env).facts_by_key
+    out = {}
+    for handle, key in session.handles().items():
+        view = fact_view(session.ctx, by_key[key])
+        out[handle] = {k: view.get(k) for k in ("concept", "period", "dimensions", "value")}
+    return out
 
 
-def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, checker: tuple,
-              found: dict) -> AuditResult:
+def authority(found: dict, audited: dict) -> tuple[str | None, dict | None, Workpapers | None]:
+    """The checkers' verdict as the auditors' own transcripts give it: (decision, the fact, its papers).
+
+    Only auditors that ran every checker on the fact they audited count. When they all audited the
+    same fact and their checkers agree, that is the authoritative verdict; when they audited different
+    facts (or, impossibly, disagree on one), no verdict is authoritative and fusion weighs the reports.
+    """
+    papers = {r: p for r, p in sorted(found.items()) if p is not None and audited.get(r)}
+    if not papers:
+        return None, None, None
+    keys = {audited[r]["key"] for r in papers}
+    decisions = {p.decision for p in papers.values()}
+    if len(keys) != 1 or len(decisions) != 1:
+        return None, None, None
+    role = next(iter(papers))
+    return papers[role].decision, audited[role], papers[role]
+
+
+def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, found: dict, audited: dict,
+              handles: dict) -> AuditResult:
     finals = {r: ts[-1].report for r, ts in sorted(turns.items())}
     valid = {r: rep for r, rep in finals.items() if rep is not None}
     transcripts = tuple(AgentTranscript.from_rounds(r, [t.steps for t in ts]) for r, ts in sorted(turns.items()))
     invalid = any(t.invalid_outputs for ts in turns.values() for t in ts)
     tools_run = {t.role: t.tools_run for t in transcripts}
-    decision, chosen, fusion, conflict = _decide(cfg, valid, tools_run, *checker, found=found)
+    verdict, _fact, _papers = authority(found, audited) if cfg.checks else (None, None, None)
+    if verdict == "unable_to_verify":  # no checker applied: nothing definite to pin the decision to
+        verdict = None
+    decision, chosen, fusion, conflict = _decide(cfg, valid, tools_run, verdict, found=found)
+    values = _values_of(decision, chosen, found, audited)
+    fact = audited.get(chosen.role) if chosen is not None else None
+    if fact is None and values is not None:
+        fact = values[3]
+    rules, reported, expected = values[:3] if values else (
+        (chosen.triggered_rules, chosen.reported_value, chosen.expected_value) if chosen else ((), None, None))
     return AuditResult(
-        query=query.to_json(), config=cfg.name, decision=decision,
-        triggered_rules=chosen.triggered_rules if chosen else (),
-        reported_value=chosen.reported_value if chosen else None,
-        expected_value=chosen.expected_value if chosen else None,
-        evidence_path=chosen.evidence_path if chosen else (),
+        query=query.to_json(), config=cfg.name, decision=decision, triggered_rules=rules,
+        reported_value=reported, expected_value=expected,
+        evidence_path=_named_path(chosen.evidence_path, handles.get(chosen.role, {})) if chosen else (),
         credibility=fusion.credibility if fusion else (chosen.confidence if chosen else 0.0),
         conflict=conflict,
         bel=fusion.bel if fusion else 0.0, pl=fusion.pl if fusion else 1.0, betp=fusion.betp if fusion else 0.0,
         rounds=rounds, reports=tuple(valid.values()), reviews=tuple(reviews), transcripts=transcripts,
         invalid_output=invalid, structural_failure=not valid, fusion=fusion,
+        fact={k: v for k, v in fact.items() if k != "key"} if fact else None,
     )
 
 
-def _decide(cfg: ProtocolConfig, valid: dict, tools_run: dict, verdict: str | None, outs: dict, *,
-            found: dict) -> tuple:
+def _values_of(decision: str, chosen, found: dict, audited: dict) -> tuple | None:
+    """(rules, reported, expected, fact) from the checker observations of an auditor whose own checkers
+    gave ``decision`` on the fact it audited (the chosen report's author first): the final result's
+    codes and values come from the environment, never from a report that contradicts it. None when no
+    auditor's checkers back the decision (no checkers, or none ran)."""
+    order = ([chosen.role] if chosen is not None else []) + sorted(found)
+    for role in order:
+        papers, fact = found.get(role), audited.get(role)
+        if papers is None or fact is None or papers.decision != decision:
+            continue
+        if decision == "violation":
+            first = sorted(papers.violations, key=lambda o: str(o.get("code")))[0]
+            return (tuple(sorted(papers.codes)), normalise_number(first.get("reported")),
+                    normalise_number(first.get("expected")), fact)
+        value = normalise_number(fact.get("value"))
+        return (), value, (value if decision == "consistent" else None), fact
+    return None
+
+
+def _named_path(path, names: dict) -> tuple[EvidenceStep, ...]:
+    """The evidence path with every fact handle replaced by the fact as a reader names it (concept,
+    period, dimensions, value): handles are per session, and a reader, a report or a diff must be able
+    to follow the path."""
+    def name(h):
+        return describe_fact(names[h]) if isinstance(h, str) and h in names else h
+
+    out = []
+    for step in path:
+        args = {k: name(v) if k == "fact" else v for k, v in step.arguments.items()}
+        out.append(EvidenceStep(step.tool, args, step.summary, tuple(name(h) for h in step.facts)))
+    return tuple(out)
+
+
+def _decide(cfg: ProtocolConfig, valid: dict, tools_run: dict, verdict: str | None, *, found: dict) -> tuple:
     """(decision, the report whose values are shown, fusion result, conflict K).
 
-    ``found``: role -> the :class:`~auditflow.agents.senior.Workpapers` of its own checker runs (None
-    or absent: not every checker ran, nothing to hold the report to). The Senior sends an ungrounded
-    report back; if it is still ungrounded when the rounds run out, fusion discounts it.
+    ``verdict``: the checkers' outcome as the auditors' own transcripts give it (:func:`authority`),
+    or None. ``found``: role -> the :class:`~auditflow.agents.senior.Workpapers` of its own checker
+    runs (None or absent: not every checker ran on its fact, nothing to hold the report to). The Senior
+    sends an ungrounded report back; if it is still ungrounded when the rounds run out, fusion
+    discounts it.
     """
     if not valid:
         return "unable_to_verify", None, None, 0.0
@@ -126,38 +229,28 @@ def _decide(cfg: ProtocolConfig, valid: dict, tools_run: dict, verdict: str | No
     except TotalConflictError:  # K = 1 (possible without checks): nothing to fuse, escalate
         return "unable_to_verify", None, None, 1.0
     agreeing = [rep for rep in valid.values() if rep.decision == fusion.decision]
-    chosen = max(agreeing, key=lambda rep: (_matches_checker(rep, verdict, outs), rep.confidence)) if agreeing else None
+    chosen = max(agreeing, key=lambda rep: (grounded(rep, found.get(rep.role)) and found.get(rep.role) is not None,
+                                            rep.confidence)) if agreeing else None
     return fusion.decision, chosen, fusion, fusion.conflict
 
 
-def _matches_checker(report, verdict: str | None, outs: dict) -> bool:
-    """Whether a report carries the checkers' own rules and expected value: among reports with the
-    fused decision, one that copies the authoritative checker wins over a more confident one that does not."""
-    if verdict is None or report.decision != verdict:
-        return False
-    fired = [o for o in outs.values() if o.get("outcome") == "violation"]
-    if verdict != "violation":
-        return not report.triggered_rules and report.expected_value == report.reported_value
-    expected = {normalise_number(o.get("expected")) for o in fired}
-    return set(report.triggered_rules) == {o["code"] for o in fired if o.get("code")} and report.expected_value in expected
-
-
-def _direct_turn(env, query: AuditQuery, model, data_root) -> JuniorTurn:
+def _direct_turn(env, query: AuditQuery, model, data_root, profile: PromptProfile) -> JuniorTurn:
     """Direct LLM: the relevant filing excerpt in the prompt, one answer, no tools to look anything up.
 
     The answer is asked for as a call of the one tool final_report, so every provider returns it the
     same way and a constrained local model writes the report's schema instead of free prose.
     """
     s = AuditSession(env, query, "single", data_root=data_root, required=())
-    payload = {"task": ("Audit the queried fact from the excerpt: is it consistent with the DQC rules 0015 (sign), "
-                        "0126 (calculation) and 0117 (members)? Answer with final_report."),
-               "queried_fact": s.opening().get("queried_fact"), "excerpt": _excerpt(s)}
+    opening = s.opening()
+    payload = {"task": profile.direct_task, "queried_fact": opening.get("queried_fact"), "excerpt": _excerpt(s)}
+    if opening.get("question"):
+        payload["question"] = opening["question"]
     turn = JuniorTurn()
     if isinstance(model, DeterministicPolicy):
         text = model.direct_answer(payload)
     else:
-        bound = model.bind_tools([final_report_tool(JUNIOR_REPORT_SCHEMA)])
-        msg = bound.invoke([SystemMessage("You are an XBRL auditor."), HumanMessage(json.dumps(payload, sort_keys=True))])
+        bound = model.bind_tools([final_report_tool(JUNIOR_REPORT_SCHEMA, profile)])
+        msg = bound.invoke([SystemMessage(profile.direct_system), HumanMessage(json.dumps(payload, sort_keys=True))])
         calls = [c for c in getattr(msg, "tool_calls", None) or [] if c.get("name") == FINAL_REPORT]
         text = json.dumps(calls[0].get("args") or {}, sort_keys=True) if calls else str(msg.content)
     try:

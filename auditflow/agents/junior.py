@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from auditflow.agents.observations import guided_view
+from auditflow.agents.profile import PromptProfile
 from auditflow.agents.prompts import FINAL_REPORT
 from auditflow.agents.reports import (
     EvidenceStep, InvalidReportError, JuniorReport, ToolCall, TranscriptStep, parse_junior_report,
@@ -34,8 +35,11 @@ def _dump(obj) -> str:
     return json.dumps(obj, sort_keys=True)
 
 
-def run_turn(model, session: AuditSession, messages: list[BaseMessage], *, max_steps: int = MAX_STEPS) -> JuniorTurn:
-    """Advance the conversation in ``messages`` (mutated in place) until a report is accepted."""
+def run_turn(model, session: AuditSession, messages: list[BaseMessage], *, profile: PromptProfile,
+             max_steps: int = MAX_STEPS) -> JuniorTurn:
+    """Advance the conversation in ``messages`` (mutated in place) until a report is accepted or the
+    turn budget (``max_steps`` model calls) runs out: every configuration is bounded, with or without
+    checkers to reach."""
     turn = JuniorTurn()
     invalid_in_a_row = 0
     evidence: list[EvidenceStep] = []
@@ -52,7 +56,7 @@ def run_turn(model, session: AuditSession, messages: list[BaseMessage], *, max_s
             outcome = "invalid"
         else:
             # one call a step: small models are told so, and it keeps order simple
-            outcome = _handle_call(ai.tool_calls[0], session, messages, turn, evidence)
+            outcome = _handle_call(ai.tool_calls[0], session, messages, turn, evidence, profile)
             _refuse_extra_calls(ai.tool_calls[1:], messages)
         if outcome == "done":
             return turn
@@ -77,13 +81,14 @@ def _refuse_extra_calls(calls: list[dict], messages: list[BaseMessage]) -> None:
             "only the first tool call of a message is run: call one tool at a time"}}), tool_call_id=call.get("id") or "call"))
 
 
-def _handle_call(call: dict, session: AuditSession, messages, turn: JuniorTurn, evidence: list[EvidenceStep]) -> str:
+def _handle_call(call: dict, session: AuditSession, messages, turn: JuniorTurn, evidence: list[EvidenceStep],
+                 profile: PromptProfile) -> str:
     """Run one call; "done" (report accepted), "invalid" (an invalid final report, or a tool the role
     may not use) or "ok"."""
     name, args, cid = call["name"], call.get("args") or {}, call.get("id") or "call"
     if name != FINAL_REPORT:
         obs = session.call(name, args)
-        messages.append(ToolMessage(_dump(_view(session, obs)), tool_call_id=cid))
+        messages.append(ToolMessage(_dump(_view(session, obs, profile)), tool_call_id=cid))
         error = (obs["error"].get("message") or obs["error"].get("type")) if "error" in obs else None
         if name not in session.allowed:
             # the session records the refusal (tool_not_allowed, later repeated_failure); for the run
@@ -103,7 +108,7 @@ def _handle_call(call: dict, session: AuditSession, messages, turn: JuniorTurn, 
         messages.append(ToolMessage(_dump({"error": {"type": "invalid_report", "message": str(exc)}}), tool_call_id=cid))
         return "invalid"
     obs = session.final(args)
-    messages.append(ToolMessage(_dump(_view(session, obs)), tool_call_id=cid))
+    messages.append(ToolMessage(_dump(_view(session, obs, profile)), tool_call_id=cid))
     kind = "final_report" if obs.get("accepted") else "refused_final"
     turn.steps.append(TranscriptStep(kind, tool_call=ToolCall(name, args, obs, call_id=cid)))
     if obs.get("accepted"):
@@ -112,9 +117,10 @@ def _handle_call(call: dict, session: AuditSession, messages, turn: JuniorTurn, 
     return "ok"
 
 
-def _view(session: AuditSession, obs: dict) -> dict:
+def _view(session: AuditSession, obs: dict, profile: PromptProfile) -> dict:
     focus = session.opening().get("queried_fact") if session.focus is not None else None
-    return guided_view(obs, session.transcript, focus=focus)
+    return guided_view(obs, session.transcript, focus=focus, profile=profile,
+                       target=None if focus else session.target())
 
 
 def _handles(obs: dict) -> tuple[str, ...]:

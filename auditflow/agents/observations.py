@@ -11,13 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from auditflow.agents.profile import PromptProfile
 from auditflow.env.tools import CHECKS
-
-# The reporting rule, beside the data it applies to: the 1.5B model followed it from the system
-# prompt only some of the time (it decided by the last checker's outcome instead).
-HOW_TO_REPORT = ("violations_found not empty: decision violation, triggered_rules = their codes, reported_value and "
-                 "expected_value from the first. Else consistent_found not empty: decision consistent, triggered_rules [], "
-                 "reported_value = expected_value = F1_value. Both empty: decision unable_to_verify, expected_value null.")
 
 KEEP_WHEN_NULL = frozenset({"code", "reported", "expected", "queried_fact"})  # "null" is itself the answer
 DROP = frozenset({"statement", "labels"})  # a role's long title; labels beside the standard label
@@ -55,39 +50,49 @@ def model_view(obs: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus: dict[str, Any] | None) -> dict[str, Any]:
-    """:func:`model_view` plus where to go next, for a model that follows rather than plans.
+def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus: dict[str, Any] | None,
+                profile: PromptProfile, target: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the auditor reads of ``obs``: the profile's view plus, in a guided profile, where to go next.
 
-    While tools are still required, ``next_call`` names the first of them, ready to copy (the
-    prototype in docs/local-llm.md: a small model copies a call reliably, picks among a dozen tools
-    poorly, and reaches for final_report as soon as it has seen one violation). Once nothing is
-    required, ``next_call`` is final_report, ``violations_found`` lists the violations every checker
-    of this conversation returned (code, reported, expected) and ``consistent_found`` the rules whose
-    checker passed F1, with F1's value beside them: a small model otherwise decides by whichever
-    result came last (a last "not_applicable" made it write unable_to_verify beside a passed check,
-    and the Senior then sent both juniors round again). The checkers decide; the
-    auditor chose where to look.
+    ``focus``: the queried fact's view when the question handed it over as F1; ``target``: otherwise,
+    the fact this auditor chose and last checked (its handle and value), or None before it chose one.
+
+    While tools are still required, ``next_call`` names the first of them, ready to copy (a small
+    model copies a call reliably, picks among a dozen tools poorly, and reaches for final_report as
+    soon as it has seen one violation: docs/local-llm.md). Once nothing is required, ``next_call`` is
+    final_report, ``violations_found`` lists the violations every checker of this conversation
+    returned (code, reported, expected) and ``consistent_found`` the rules whose checker passed the
+    fact, with the fact's value beside them: a small model otherwise decides by whichever result came
+    last. The checkers decide; the auditor chose where to look, and nothing here chooses for it.
     """
-    view = model_view(obs)
+    view = model_view(obs) if profile.view == "trimmed" else dict(obs)
     required = obs.get("still_required")
     if not isinstance(required, list) or obs.get("accepted"):
         return view
+    subject = focus or target
+    handle = "F1" if focus else (target or {}).get("fact")
     if required:
-        tool = required[0]
-        args = {"concept": focus["concept"]} if tool == "get_concept" and focus else {"fact": "F1"}
-        view["next_call"] = {"name": tool, "arguments": args}
+        if profile.next_call and handle:
+            tool = required[0]
+            args = {"concept": subject["concept"]} if tool == "get_concept" and subject.get("concept") else {"fact": handle}
+            view["next_call"] = {"name": tool, "arguments": args}
         return view
-    found: dict[str, dict[str, Any]] = {}
-    passed: set[str] = set()
-    for out in checker_results(transcript):
-        if out.get("outcome") == "violation" and out.get("code"):
-            found[out["code"]] = {k: out.get(k) for k in ("code", "reported", "expected")}
-        elif out.get("outcome") == "consistent" and out.get("rule"):
-            passed.add(str(out["rule"]))
-    view["violations_found"] = [found[c] for c in sorted(found)]
-    view["consistent_found"] = sorted(passed)
-    if focus:
-        view["F1_value"] = focus.get("value")
-    view["next_call"] = {"name": "final_report"}
-    view["how_to_report"] = HOW_TO_REPORT
+    if profile.violations_found:
+        found: dict[str, dict[str, Any]] = {}
+        passed: set[str] = set()
+        for out in checker_results(transcript):
+            if out.get("outcome") == "violation" and out.get("code"):
+                found[out["code"]] = {k: out.get(k) for k in ("code", "reported", "expected")}
+            elif out.get("outcome") == "consistent" and out.get("rule"):
+                passed.add(str(out["rule"]))
+        view["violations_found"] = [found[c] for c in sorted(found)]
+        view["consistent_found"] = sorted(passed)
+        if focus:
+            view["F1_value"] = focus.get("value")
+        elif target:
+            view["fact_value"] = target.get("value")
+    if profile.next_call:
+        view["next_call"] = {"name": "final_report"}
+    if profile.how_to_report:
+        view["how_to_report"] = profile.how_to_report
     return view

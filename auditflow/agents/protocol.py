@@ -15,7 +15,8 @@ from langgraph.graph import END, START, StateGraph
 
 from auditflow.agents import senior
 from auditflow.agents.junior import run_turn
-from auditflow.agents.prompts import SYSTEM, feedback_message, final_report_tool, opening_message
+from auditflow.agents.profile import PromptProfile
+from auditflow.agents.prompts import feedback_message, final_report_tool, opening_message
 from auditflow.agents.reports import JUNIOR_REPORT_SCHEMA
 
 
@@ -35,20 +36,32 @@ class ProtocolState(TypedDict, total=False):
 class RunContext:
     """What the nodes need that is not state: per-role sessions, bound models and conversations."""
 
-    def __init__(self, *, sessions: dict, models: dict, config, rule_hint: str | None) -> None:
-        self.sessions, self.config = sessions, config
-        self.models = {r: m.bind_tools(sessions[r].tool_schemas() + [final_report_tool(JUNIOR_REPORT_SCHEMA)]) for r, m in models.items()}
+    def __init__(self, *, sessions: dict, models: dict, config, rule_hint: str | None, profile: PromptProfile) -> None:
+        self.sessions, self.config, self.profile = sessions, config, profile
+        report_tool = final_report_tool(JUNIOR_REPORT_SCHEMA, profile)
+        self.models = {r: m.bind_tools(sessions[r].tool_schemas() + [report_tool]) for r, m in models.items()}
         self.messages = {
-            r: [SystemMessage(SYSTEM[r]), HumanMessage(opening_message(sessions[r].opening(), rule_hint=rule_hint))]
-            for r in sessions
+            r: [SystemMessage(profile.system(r, search=s.searching)),
+                HumanMessage(opening_message(s.opening(), rule_hint=rule_hint, profile=profile))]
+            for r, s in sessions.items()
         }
+
+    def checked(self) -> dict:
+        """Role -> the fact key its checker calls examined last (None: no checker ran): two auditors who
+        checked different facts are a conflict the Senior names."""
+        return {r: s.checked_fact() for r, s in self.sessions.items()}
 
     def workpapers(self) -> dict:
         """Role -> what its own checker runs returned so far (None: it did not run every checker); empty
         without checkers. The Senior holds each report to it, and fusion discounts a report that strays."""
         if not self.config.checks:
             return {}
-        return {r: senior.workpapers(s.transcript) for r, s in self.sessions.items()}
+        return {r: senior.workpapers(s.transcript, fact=(s.target() or {}).get("fact")) for r, s in self.sessions.items()}
+
+    @property
+    def searching(self) -> bool:
+        """Whether the auditors had to find the fact themselves (a question the harness did not resolve)."""
+        return any(s.searching for s in self.sessions.values())
 
 
 def _ctx(config) -> RunContext:
@@ -63,7 +76,7 @@ def junior_node(role: str):
         fb = (state.get("feedback") or {}).get(role)
         if fb:
             ctx.messages[role].append(HumanMessage(feedback_message(fb, state.get("round", 1))))
-        turn = run_turn(ctx.models[role], ctx.sessions[role], ctx.messages[role])
+        turn = run_turn(ctx.models[role], ctx.sessions[role], ctx.messages[role], profile=ctx.profile)
         history = list((state.get("turns") or {}).get(role, [])) + [turn]
         return {"reports": {role: turn.report}, "turns": {role: history}}
 
@@ -76,7 +89,8 @@ def senior_node(state: ProtocolState, config) -> dict:
     rnd = state.get("round", 1)
     if not ctx.config.senior or len(ctx.sessions) < 2:
         return {"done": True}
-    rev = senior.review(state["reports"], rnd, ctx.workpapers())
+    rev = senior.review(state["reports"], rnd, ctx.workpapers(), profile=ctx.profile, checked=ctx.checked(),
+                        searching=ctx.searching)
     done = rev.accepted or rnd >= ctx.config.max_rounds
     return {"reviews": [rev], "feedback": rev.feedback, "round": rnd + (0 if done else 1), "done": done}
 

@@ -62,12 +62,12 @@ JUNIOR_REPORT_SCHEMA: dict[str, Any] = {
         "reported_value": {"type": ["string", "null"], "description": "the value as filed, e.g. \"-1234.5\""},
         "expected_value": {"type": ["string", "null"], "description": "the value the rule expects"},
         "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-        # handles only: a small model otherwise writes its rationale here a second time, at ~15
-        # tokens a second on two cores, and a sentence cannot be traced to a step of the evidence path
-        "evidence": {"type": "array", "items": {"type": "string", "pattern": FACT_HANDLE_PATTERN}, "maxItems": 4,
+        # handles only: a sentence cannot be traced to a step of the evidence path. A prompt profile
+        # may cap the list and the rationale (PromptProfile.report_schema): a small model otherwise
+        # fills them at ~15 tokens a second on two cores.
+        "evidence": {"type": "array", "items": {"type": "string", "pattern": FACT_HANDLE_PATTERN},
                      "description": "handles of the facts the decision rests on, e.g. F1"},
-        # one short sentence; the cap also keeps a rambling report from running into max_tokens
-        "rationale": {"type": "string", "maxLength": 80},
+        "rationale": {"type": "string"},
     },
     "required": ["decision", "triggered_rules", "reported_value", "expected_value", "confidence", "evidence"],
     "additionalProperties": False,
@@ -377,6 +377,11 @@ class AuditResult:
     invalid_output: bool = False
     structural_failure: bool = False
     fusion: FusionResult | None = field(default=None, hash=False)
+    # the fact the final values are about: concept, period, dimensions, value (None: no auditor's checker
+    # examined one); with a question the auditors had to find it, so a case can tell a wrong pick (E)
+    fact: dict[str, Any] | None = field(default=None, hash=False)
+    profile: dict[str, str] = field(default_factory=dict, hash=False)  # the prompt profile's name, sha256, source
+    shuffle: int | None = None  # the seed observations were permuted with (None: tool order)
     timings: dict[str, float] = field(default_factory=dict, hash=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -393,6 +398,8 @@ class AuditResult:
             object.__setattr__(self, name, rounded(getattr(self, name)))
         if self.fusion is not None:
             object.__setattr__(self, "fusion", FusionResult.from_json(self.fusion.to_json()))
+        object.__setattr__(self, "fact", plain_json(dict(self.fact)) if self.fact is not None else None)
+        object.__setattr__(self, "profile", plain_json(dict(self.profile)))
         object.__setattr__(self, "timings", dict(self.timings))
 
     @property

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from auditflow.agents.observations import checker_results
+from auditflow.agents.profile import PromptProfile
 from auditflow.agents.reports import SeniorReview
 from auditflow.env.tools import CHECKS
 
@@ -56,6 +57,7 @@ class Workpapers:
 
     codes: frozenset[str]
     passed: frozenset[str]
+    violations: tuple[dict, ...] = ()  # the violation observations, in call order (the first one's values are reported)
 
     @property
     def decision(self) -> str:
@@ -63,14 +65,17 @@ class Workpapers:
         return "violation" if self.codes else "consistent" if self.passed else "unable_to_verify"
 
 
-def workpapers(transcript) -> Workpapers | None:
-    """The checker results of one auditor's conversation, or None when it did not run every checker
-    (without gating it may skip them; fusion discounts that)."""
-    if not set(CHECKS) <= {step.get("tool") for step in transcript}:
+def workpapers(transcript, fact: str | None = None) -> Workpapers | None:
+    """The checker results of one auditor's conversation for the fact it audits (``fact``, a handle; None:
+    every checker result), or None when it did not run every checker on it (without gating it may skip
+    them; fusion discounts that)."""
+    steps = [s for s in transcript if fact is None or (s.get("observation") or {}).get("fact") == fact]
+    if not set(CHECKS) <= {step.get("tool") for step in steps if "error" not in (step.get("observation") or {})}:
         return None
-    results = checker_results(transcript)
+    results = checker_results(steps)
     return Workpapers(frozenset(o["code"] for o in results if o.get("outcome") == "violation" and o.get("code")),
-                      frozenset(str(o["rule"]) for o in results if o.get("outcome") == "consistent" and o.get("rule")))
+                      frozenset(str(o["rule"]) for o in results if o.get("outcome") == "consistent" and o.get("rule")),
+                      tuple(o for o in results if o.get("outcome") == "violation" and o.get("code")))
 
 
 def grounded(report, papers: Workpapers | None) -> bool:
@@ -101,46 +106,82 @@ def diagnose(r1, r2) -> tuple[str, str]:
     return "other", "decisions or triggered rules differ"
 
 
-def _feedback_for(me, other, source: str) -> str:
+def _wording(profile: PromptProfile, searching: bool) -> dict[str, str]:
+    fb = profile.feedback
+    return {"fact": fb["searched_fact"] if searching else fb["queried_fact"],
+            "handle": fb["searched_fact"] if searching else "F1", "value_name": "fact_value" if searching else "F1_value"}
+
+
+def _feedback_for(me, other, source: str, profile: PromptProfile, searching: bool) -> str:
     rules = sorted(_families(set(me.triggered_rules) | set(other.triggered_rules)))
     tools = ", ".join(_RULE_TOOL[r] for r in rules if r in _RULE_TOOL) or "check_sign, check_calc_tree, check_dim_consistency"
-    return (
-        f"Your colleague concluded {other.decision} with rules {sorted(other.triggered_rules) or 'none'}, "
-        f"reported {other.reported_value}, expected {other.expected_value}; you concluded {me.decision} with "
-        f"{sorted(me.triggered_rules) or 'none'}, reported {me.reported_value}, expected {me.expected_value}. "
-        f"Likely source: {source.replace('_', ' ')}. Re-run {tools} on the queried fact F1 and report exactly "
-        "the outcome, code, reported and expected values the checkers return."
-    )
+    return profile.feedback["disagree"].format(
+        other_decision=other.decision, other_rules=sorted(other.triggered_rules) or "none", other_reported=other.reported_value,
+        other_expected=other.expected_value, my_decision=me.decision, my_rules=sorted(me.triggered_rules) or "none",
+        my_reported=me.reported_value, my_expected=me.expected_value, source=source.replace("_", " "), tools=tools,
+        **_wording(profile, searching))
 
 
-def _grounding_feedback(report, papers: Workpapers) -> str:
-    what = {"violation": "triggered_rules exactly those codes, reported_value and expected_value from the first violation",
-            "consistent": "triggered_rules [], reported_value and expected_value both F1_value",
-            "unable_to_verify": "triggered_rules [], reported_value F1_value, expected_value null"}[papers.decision]
-    return (f"Your report says {report.decision} with rules {sorted(report.triggered_rules) or 'none'}, but the checkers "
-            f"you ran returned violations: {', '.join(sorted(papers.codes)) or 'none'}; passed: "
-            f"{', '.join(sorted(papers.passed)) or 'none'}. Report what they returned: decision {papers.decision}, {what}.")
+def _grounding_feedback(report, papers: Workpapers, profile: PromptProfile, searching: bool) -> str:
+    words = _wording(profile, searching)
+    what = profile.feedback["grounding_what"][papers.decision].format(**words)
+    return profile.feedback["grounding"].format(
+        decision=report.decision, rules=sorted(report.triggered_rules) or "none", codes=", ".join(sorted(papers.codes)) or "none",
+        passed=", ".join(sorted(papers.passed)) or "none", papers_decision=papers.decision, what=what, **words)
 
 
-def review(reports: dict, round_no: int, found: dict | None = None) -> SeniorReview:
-    """Accept when both juniors agree and say what their own checkers returned (``found``: role ->
-    its :class:`Workpapers`, or None when it did not run every checker); otherwise diagnose and
-    give targeted feedback to each junior whose report contradicts itself or its workpapers, or to
-    both when neither (or each) does."""
+def describe_fact(fact: dict | None) -> str:
+    """A fact as a reader names it: concept, period, members and value (never a per-session handle)."""
+    if not fact:
+        return "no fact"
+    dims = "".join(f" [{a}={m}]" for a, m in sorted((fact.get("dimensions") or {}).items()))
+    return f"{fact.get('concept')} for {fact.get('period')}{dims} ({fact.get('value')})"
+
+
+def fact_conflict(a: dict | None, b: dict | None) -> str | None:
+    """Why two auditors' checked facts differ, as a conflict source, or None when they checked the same one."""
+    if a is None or b is None or a["key"] == b["key"]:
+        return None  # one of them checked nothing: its report is held to its (missing) workpapers instead
+    if a["concept"] != b["concept"]:
+        return "missing_fact"
+    if a["period"] != b["period"]:
+        return "wrong_period"
+    if a["dimensions"] != b["dimensions"]:
+        return "unresolved_dimensional_context"
+    return None  # the same fact filed twice (exact duplicates)
+
+
+def review(reports: dict, round_no: int, found: dict | None = None, *, profile: PromptProfile,
+           checked: dict | None = None, searching: bool = False) -> SeniorReview:
+    """Accept when both juniors checked the same fact, agree, and say what their own checkers returned
+    (``found``: role -> its :class:`Workpapers`, or None when it did not run every checker;
+    ``checked``: role -> the fact its checkers examined, see ``AuditSession.checked_fact``); otherwise
+    diagnose and give targeted feedback to each junior whose report contradicts itself or its
+    workpapers, or to both when neither (or each) does. The texts come from the prompt profile."""
     roles = sorted(reports)
     if len(roles) < 2:
         return SeniorReview(round_no, True, reason="single report")
     a, b = reports[roles[0]], reports[roles[1]]
+    words = _wording(profile, searching)
     if a is None or b is None:
         missing = [r for r in roles if reports[r] is None]
-        fb = {r: "You gave no valid final report. Run the required checks on F1 and call final_report." for r in missing}
+        fb = {r: profile.feedback["no_report"].format(**words) for r in missing}
         return SeniorReview(round_no, False, "other", fb, reason=f"no valid report from {', '.join(missing)}")
-    found = found or {}
+    found, checked = found or {}, checked or {}
+    facts = (checked.get(roles[0]), checked.get(roles[1]))
+    source = fact_conflict(*facts) if all(r in checked for r in roles) else None
+    if source is not None:
+        fb = {r: profile.feedback["different_facts"].format(
+                  my_fact=describe_fact(checked[r]), other_fact=describe_fact(checked[o]), source=source.replace("_", " "),
+                  tools="check_sign, check_calc_tree, check_dim_consistency", **words)
+              for r, o in ((roles[0], roles[1]), (roles[1], roles[0]))}
+        return SeniorReview(round_no, False, source, fb,
+                            reason=f"the auditors checked different facts: {describe_fact(facts[0])} and {describe_fact(facts[1])}")
     ungrounded = [r for r in roles if not grounded(reports[r], found.get(r))]  # found[r] is not None for these
     if agree(a, b):
         if not ungrounded:
             return SeniorReview(round_no, True, reason="decision, triggered rules and values agree")
-        fb = {r: _grounding_feedback(reports[r], found[r]) for r in ungrounded}
+        fb = {r: _grounding_feedback(reports[r], found[r], profile, searching) for r in ungrounded}
         return SeniorReview(round_no, False, "other", fb,
                             reason=f"the reports agree, but {' and '.join(ungrounded)} did not report what its "
                                    "checkers returned")
@@ -149,6 +190,6 @@ def review(reports: dict, round_no: int, found: dict | None = None) -> SeniorRev
     if len(redo) < len(roles):
         reason += f"; only {redo[0]}'s report contradicts itself or its checkers, the other stands"
     other = {roles[0]: b, roles[1]: a}
-    fb = {r: _grounding_feedback(reports[r], found[r]) if r in ungrounded else _feedback_for(reports[r], other[r], source)
-          for r in redo}
+    fb = {r: _grounding_feedback(reports[r], found[r], profile, searching) if r in ungrounded
+          else _feedback_for(reports[r], other[r], source, profile, searching) for r in redo}
     return SeniorReview(round_no, False, source, fb, reason)

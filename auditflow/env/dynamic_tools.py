@@ -14,7 +14,9 @@ from auditflow.env.names import concept_periods, dims_json, label_of, names, res
 from auditflow.env.tool_base import (
     CONCEPT_ARG, DIMENSIONS_ARG, FACT_ARG, MAX_CLOSE_MATCHES, PERIOD_ARG, Tool, ToolContext, ToolError, object_schema,
 )
+from auditflow.env.phrases import period_phrase
 from auditflow.xbrl.model import Fact
+from auditflow.xbrl.qname import QName
 
 MAX_FACTS = 20
 
@@ -32,8 +34,11 @@ def find_facts(ctx: ToolContext, args: dict) -> dict:
     dims = resolve_dimensions(ctx, args["dimensions"]) if "dimensions" in args else None
     found = _collapse(ctx, sorted(ctx.env.facts(q, period=period, dimensions=dims), key=lambda f: _order(ctx, f)))
     shown = []
-    for f, copies in found[:MAX_FACTS]:
+    for f, copies in ctx.order(found[:MAX_FACTS], "find_facts", q, period, sorted((dims or {}).items(), key=str)):
         view = fact_view(ctx, f, with_concept=False)
+        view["period_text"] = period_phrase(fact_period(ctx, f))
+        if view["dimensions"]:
+            view["members"] = member_labels(ctx, f)
         if copies:
             view["duplicates"] = copies
         shown.append(view)
@@ -67,6 +72,15 @@ def _collapse(ctx: ToolContext, facts: list[Fact]) -> list[tuple[Fact, int]]:
     return [(f, c) for f, c in out]
 
 
+def member_labels(ctx: ToolContext, fact: Fact) -> list[str]:
+    """The labels of a fact's members, as a statement's column or row heads read (typed members as written)."""
+    dims = ctx.env.filing.contexts[fact.context_id].dimensions
+    out = []
+    for _axis, member in sorted(dims, key=lambda am: str(am[0])):
+        out.append((label_of(ctx, member) or names(ctx.env).qstr(member)) if isinstance(member, QName) else str(member))
+    return out
+
+
 def get_fact(ctx: ToolContext, args: dict) -> dict:
     fact = fact_by_handle(ctx, args["fact"])
     obs = fact_view(ctx, fact)
@@ -88,7 +102,7 @@ def get_fact_history(ctx: ToolContext, args: dict) -> dict:
     else:
         raise ToolError("bad_arguments", "give fact (a handle such as F1) or concept (+ dimensions)",
                         ctx.handles.known()[:MAX_CLOSE_MATCHES])
-    history = ctx.env.fact_history(concept, dims)
+    history = ctx.order(ctx.env.fact_history(concept, dims), "history", concept, sorted(dims.items(), key=str))
     points = [{"fact": ctx.handles.handle(f), "period": str(fact_period(ctx, f)), "value": fact_value(f)} for f in history]
     obs: dict[str, Any] = {
         "concept": names(ctx.env).qstr(concept), "dimensions": dims_json(ctx, dims),

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from auditflow.env.facts import fact_view
-from auditflow.env.names import resolve_concept, resolve_dimensions, resolve_period
+from auditflow.env.names import names, resolve_concept, resolve_dimensions, resolve_period
 from auditflow.env.query import AuditQuery
 from auditflow.env.tool_base import ToolContext, ToolError, error_observation, is_error
 from auditflow.env.tools import CHECKS, DYNAMIC, STATIC, TOOLS, run_tool
@@ -68,14 +68,14 @@ class AuditSession:
     """
 
     def __init__(self, env: AuditEnvironment, query: AuditQuery, role: str, *, data_root: Path | None,
-                 required: tuple[str, ...] | list[str] | None = None) -> None:
+                 required: tuple[str, ...] | list[str] | None = None, shuffle: int | None = None) -> None:
         self.role = role
         self.allowed = _role_tools(role)
         self.required = REQUIRED[role] if required is None else tuple(required)
         if unknown := [t for t in self.required if t not in self.allowed]:
             raise ValueError(f"required tool(s) {', '.join(unknown)} are not tools of the {role} role")
         self.query = query
-        self.ctx = ToolContext(env, Path(data_root) if data_root is not None else None)
+        self.ctx = ToolContext(env, Path(data_root) if data_root is not None else None, shuffle=shuffle)
         self.transcript: list[dict[str, Any]] = []
         self.counters = {"tool_calls": 0, "tool_errors": 0, "refused_finals": 0, "accepted_finals": 0}
         self.timings: list[float] = []  # seconds per call; kept out of the transcript
@@ -86,8 +86,15 @@ class AuditSession:
 
     # -- the queried fact --------------------------------------------------------------------------
     def _resolve_focus(self) -> str | None:
-        """Find the queried fact (first of several duplicates) and make it F1; say why when none is found."""
+        """Find the queried fact and make it F1, or say why there is none.
+
+        A structured query names the fact (first of several exact duplicates). A FinMR question is
+        resolved as its data set means it: the one non-dimensional fact of that concept and period;
+        with none or several the auditors must find it. A plain-words question is never resolved here.
+        """
         q = self.query
+        if q.form == "text":
+            return "the question names the fact in words"
         try:
             concept = resolve_concept(self.ctx, q.concept)
             period = resolve_period(self.ctx, q.period, concept=concept)
@@ -95,6 +102,10 @@ class AuditSession:
         except ToolError as exc:
             return f"the queried fact is not in the filing: {exc.message}"
         found = self.ctx.env.facts(concept, period=period, dimensions=dims)
+        if q.form == "finmr":
+            distinct = {(f.value, f.decimals) for f in found}
+            if len(distinct) != 1:
+                return f"{len(found)} non-dimensional facts of {q.concept} for {q.period}: find the one meant"
         if not found:
             return f"the filing has no fact of {q.concept} for {q.period} with these dimensions"
         self.ctx.focus = found[0]
@@ -105,16 +116,61 @@ class AuditSession:
     def focus(self) -> Fact | None:
         return self.ctx.focus
 
+    @property
+    def searching(self) -> bool:
+        """Whether this auditor must find the fact itself (a question the harness did not resolve)."""
+        return self.ctx.focus is None and self.query.question is not None
+
     def opening(self) -> dict[str, Any]:
-        """The first observation: the queried fact as F1 (or why there is none), the tools, what is required."""
+        """The first observation: the queried fact as F1 (or the question, or why there is none), the
+        tools, what is required."""
         obs: dict[str, Any] = {"role": self.role, "tools": list(self.allowed)}
         if self.ctx.focus is not None:
             obs["queried_fact"] = fact_view(self.ctx, self.ctx.focus)
         else:
             obs["queried_fact"] = None
-            obs["note"] = self.focus_note
+            if self.query.question is not None:
+                obs["question"] = self.query.question
+            else:
+                obs["note"] = self.focus_note
         obs["still_required"] = self.missing()
         return _canonical(obs)
+
+    def target(self) -> dict[str, Any] | None:
+        """The fact this auditor is auditing: F1 when the question handed it over, else the fact of its
+        latest successful checker call (its own choice), as ``{"fact", "concept", "value", ...}``."""
+        if self.ctx.focus is not None:
+            return fact_view(self.ctx, self.ctx.focus)
+        for step in reversed(self.transcript):
+            obs = step.get("observation") or {}
+            if step.get("tool") in CHECKS and isinstance(obs.get("fact"), str) and "error" not in obs:
+                key = self.ctx.handles.key(obs["fact"])
+                if key is not None:
+                    return fact_view(self.ctx, names(self.ctx.env).facts_by_key[key])
+        return None
+
+    def checked_fact(self) -> dict[str, Any] | None:
+        """The fact this auditor's checkers examined last, as ``{"key", "concept", "period", "dimensions",
+        "value"}`` (no handle: handles are per session), or None when no checker ran on a fact."""
+        for step in reversed(self.transcript):
+            obs = step.get("observation") or {}
+            if step.get("tool") in CHECKS and "error" not in obs and isinstance(obs.get("fact"), str):
+                key = self.ctx.handles.key(obs["fact"])
+                if key is not None:
+                    view = fact_view(self.ctx, names(self.ctx.env).facts_by_key[key])
+                    return {"key": key, **{k: view.get(k) for k in ("concept", "period", "dimensions", "value")}}
+        return None
+
+    def checked_facts(self) -> dict[str, list[dict[str, Any]]]:
+        """Fact key -> the checker observations this auditor got for that fact, in call order."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for step in self.transcript:
+            obs = step.get("observation") or {}
+            if step.get("tool") in CHECKS and "error" not in obs and isinstance(obs.get("fact"), str):
+                key = self.ctx.handles.key(obs["fact"])
+                if key is not None:
+                    out.setdefault(key, []).append(obs)
+        return out
 
     # -- calls ---------------------------------------------------------------------------------------
     def missing(self) -> list[str]:

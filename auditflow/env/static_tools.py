@@ -40,9 +40,9 @@ def search_concepts(ctx: ToolContext, args: dict) -> dict:
     n = names(ctx.env)
     needle, squashed = text.lower(), text.lower().replace(" ", "")
     scored = []
-    for q, local, label in _search_table(ctx):
-        rank = (0 if local == squashed else 1 if local.startswith(squashed) else 2 if squashed in local
-                else 3 if needle in label else None)
+    for q, local, label, others in _search_table(ctx):
+        rank = (0 if local == squashed or needle == label or needle in others else 1 if local.startswith(squashed)
+                else 2 if squashed in local else 3 if needle in label or any(needle in o for o in others) else None)
         if rank is not None:
             scored.append((rank, len(local), n.qstr(q), q))
     hits = [q for *_, q in sorted(scored)]
@@ -51,17 +51,35 @@ def search_concepts(ctx: ToolContext, args: dict) -> dict:
     # one entry per shown name: the filing's us-gaap/2023 concept and the taxonomy's 2024 one read the same
     unique = {n.qstr(q): q for q in reversed(hits)}
     hits = sorted(dict.fromkeys(unique[n.qstr(q)] for q in hits), key=lambda q: not _reported(ctx, q))[:limit]
-    out = [{"concept": n.qstr(q), "label": label_of(ctx, q), "reported": _reported(ctx, q)} for q in hits]
+    out = [_hit(ctx, q, needle) for q in ctx.order(hits, "search_concepts", text, limit)]
     obs: dict[str, Any] = {"source": source(ctx), "text": text, "concepts": out, "count": len(out)}
     if not out:
         obs["note"] = "no concept matches: try a shorter word or a synonym"
     return obs
 
 
-def _search_table(ctx: ToolContext) -> list[tuple[QName, str, str]]:
-    """(concept, lower-case local name, lower-case label) of every name the filing knows, built once."""
-    return memo(ctx.env, "search_table", lambda: [(q, q.local.lower(), (label_of(ctx, q) or "").lower())
-                                                  for q in sorted(names(ctx.env).known)])
+def _hit(ctx: ToolContext, q: QName, needle: str) -> dict[str, Any]:
+    """A search hit: the concept, its standard label, and the filer's own label the words matched when
+    that is another one (a terse or total label as the statement prints it)."""
+    label = label_of(ctx, q)
+    hit: dict[str, Any] = {"concept": names(ctx.env).qstr(q), "label": label, "reported": _reported(ctx, q)}
+    if not (label or "").lower().count(needle):
+        own = [t for t in names(ctx.env).labels.get(q, {}).values() if needle in t.lower()]
+        if own:
+            hit["matched_label"] = sorted(own)[0]
+    return hit
+
+
+def _search_table(ctx: ToolContext) -> list[tuple[QName, str, str, tuple[str, ...]]]:
+    """(concept, lower-case local name, lower-case standard label, the filer's other labels lower-case)
+    of every name the filing knows, built once."""
+    def build():
+        n = names(ctx.env)
+        return [(q, q.local.lower(), (label_of(ctx, q) or "").lower(),
+                 tuple(sorted({t.lower() for t in n.labels.get(q, {}).values()})))
+                for q in sorted(n.known)]
+
+    return memo(ctx.env, "search_table", build)
 
 
 # -- get_concept ---------------------------------------------------------------------------------
@@ -106,7 +124,7 @@ def _calc(ctx: ToolContext, args: dict, *, down: bool) -> dict:
         by_role[a.role].append({"concept": n.qstr(a.target if down else a.source), "weight": dec_str(a.weight)})
     for role in sorted(by_role):
         groups.append({"uri": role, "role": role_short(role), "title": role_title(ctx, role), "source": "filing",
-                       "statement_has_table": tables.get(role), key: by_role[role]})
+                       "statement_has_table": tables.get(role), key: ctx.order(by_role[role], key, q, role)})
     if env.taxonomy is not None:
         groups += _taxonomy_calc(ctx, env.bridges.get(q, q), down=down)
     if "role" in args:
@@ -133,7 +151,8 @@ def _taxonomy_calc(ctx: ToolContext, q: QName, *, down: bool) -> list[dict]:
         by_role[role].append({"concept": n.qstr(other), "weight": dec_str(weight)})
     ordered = sorted(by_role, key=lambda r: ("/statement/" not in r, r))
     key = "children" if down else "parents"
-    return [{"role": role_short(r), "title": role_title(ctx, r), "source": "taxonomy", "uri": r, key: by_role[r]} for r in ordered]
+    return [{"role": role_short(r), "title": role_title(ctx, r), "source": "taxonomy", "uri": r,
+             key: ctx.order(by_role[r], key, q, r)} for r in ordered]
 
 
 def get_calc_children(ctx: ToolContext, args: dict) -> dict:
@@ -171,7 +190,8 @@ def _cube_view(ctx: ToolContext, cube) -> dict:
     for axis_q in sorted(cube.axes, key=n.qstr):
         ax = cube.axes[axis_q]
         axes.append({"axis": n.qstr(axis_q), "domains": sorted(n.qstr(d) for d in ax.domains),
-                     "members": sorted(n.qstr(m) for m in ax.members if m not in ax.domains),
+                     "members": ctx.order(sorted(n.qstr(m) for m in ax.members if m not in ax.domains), "members",
+                                          cube.role, axis_q),
                      "default": n.qstr(ax.default) if ax.default is not None else None})
     view = {"role": role_short(cube.role), "title": role_title(ctx, cube.role), "table": n.qstr(cube.hypercube),
             "closed": cube.closed, "axes": axes, "line_items": items[:MAX_LINE_ITEMS]}

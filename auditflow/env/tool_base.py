@@ -10,6 +10,9 @@ to hundreds of characters and small models truncate them (docs/local-llm.md).
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Literal
@@ -84,6 +87,19 @@ class ToolContext:
     data_root: Path | None = None
     handles: Handles = field(default_factory=Handles)
     focus: Fact | None = None
+    shuffle: int | None = None  # a seed: list observations come in a seeded permutation (order robustness)
+
+    def order(self, items: list, *salt: Any) -> list:
+        """``items`` as shown: unchanged, or with a shuffle seed a permutation fixed by the seed, the tool
+        and its arguments (``salt``). Tools call it before assigning handles, so handles follow the
+        order shown. Small models pick by position (docs/local-llm.md); the suite measures whether a
+        model does by replaying the same cases shuffled."""
+        items = list(items)
+        if self.shuffle is None or len(items) < 2:
+            return items
+        seed = hashlib.sha256(json.dumps([self.shuffle, *map(str, salt)]).encode()).digest()
+        random.Random(seed).shuffle(items)
+        return items
 
 
 ToolFunction = Callable[[ToolContext, dict], dict]

@@ -1,7 +1,11 @@
 """What an auditor reads of a tool result: the trimmed view, where to go next, and the final summary."""
 from __future__ import annotations
 
-from auditflow.agents.observations import HOW_TO_REPORT, guided_view, model_view
+from auditflow.agents.observations import guided_view, model_view
+from auditflow.agents.profile import builtin_profile
+
+GUIDED = builtin_profile("guided")
+HOW_TO_REPORT = GUIDED.how_to_report
 
 FOCUS = {"fact": "F1", "value": "226150000", "concept": "us-gaap:Assets"}
 
@@ -31,14 +35,14 @@ def test_a_checker_that_did_not_apply_says_only_so():
 
 def test_while_tools_are_required_the_next_one_is_offered_ready_to_copy():
     obs = {"rule": "0015", "outcome": "not_applicable", "still_required": ["check_calc_tree", "check_dim_consistency"]}
-    view = guided_view(obs, [], focus=FOCUS)
+    view = guided_view(obs, [], focus=FOCUS, profile=GUIDED)
     assert view["next_call"] == {"name": "check_calc_tree", "arguments": {"fact": "F1"}}
     assert "violations_found" not in view and "how_to_report" not in view
 
 
 def summary(*steps):
     last = dict(steps[-1]["observation"], still_required=[])
-    return guided_view(last, list(steps), focus=FOCUS)
+    return guided_view(last, list(steps), focus=FOCUS, profile=GUIDED)
 
 
 def test_the_last_result_lists_violations_and_passed_rules_from_every_checker_of_the_conversation():

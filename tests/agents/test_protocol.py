@@ -33,6 +33,11 @@ CHECKS = ("check_sign", "check_calc_tree", "check_dim_consistency")
 CALC = "DQC.US.0126.9590"
 SIGN = "DQC.US.0015.2944"
 
+from auditflow.agents.profile import builtin_profile  # noqa: E402
+from auditflow.env.query import QueryError  # noqa: E402
+
+GUIDED = builtin_profile("guided")
+
 
 # -- the test double -------------------------------------------------------------------------------
 
@@ -244,11 +249,11 @@ def test_agreeing_consistent_reports_where_no_checker_passed_the_fact_are_sent_b
                            expected_value=192266000000)
     nothing = Workpapers(frozenset(), frozenset())
     assert nothing.decision == "unable_to_verify" and not grounded(said, nothing) and grounded(said, None)
-    rev = review({"compliance": said, "forensic": said}, 1, {"compliance": nothing, "forensic": nothing})
+    rev = review({"compliance": said, "forensic": said}, 1, {"compliance": nothing, "forensic": nothing}, profile=GUIDED)
     assert not rev.accepted and set(rev.feedback) == {"compliance", "forensic"}
     assert "decision unable_to_verify" in rev.feedback["forensic"] and "passed: none" in rev.feedback["forensic"]
     passed = Workpapers(frozenset(), frozenset({"0117"}))
-    assert grounded(said, passed) and review({"c": said, "f": said}, 1, {"c": passed, "f": passed}).accepted
+    assert grounded(said, passed) and review({"c": said, "f": said}, 1, {"c": passed, "f": passed}, profile=GUIDED).accepted
 
 
 def test_without_checkers_the_senior_cannot_ask_for_their_codes(audit):
@@ -419,8 +424,17 @@ def test_an_untouched_consistent_fact_is_consistent(audit, query):
     assert result.fusion.checker_outcome == "consistent" and result.credibility == 1.0
 
 
-def test_a_query_for_a_missing_fact_is_unable_to_verify(audit):
-    result = audit(AuditQuery("acme", "us-gaap:Assets", "2022-12-31"))
+def test_a_query_for_a_missing_fact_is_an_input_error_with_close_matches(audit):
+    """A typo or a wrong period must not pass as unable_to_verify (issue: what a new user meets)."""
+    with pytest.raises(QueryError, match="close matches: 2023-12-31"):
+        audit(AuditQuery("acme", "us-gaap:Assets", "2022-12-31"))
+    with pytest.raises(QueryError, match="Assets"):
+        audit(AuditQuery("acme", "us-gaap:Asets", "2023-12-31"))
+
+
+def test_a_case_that_expects_not_found_may_name_a_missing_fact(data_root):
+    result = run_audit(build_environment(SAMPLE), AuditQuery("acme", "us-gaap:Assets", "2022-12-31"), data_root=data_root,
+                       allow_missing=True)
     assert result.decision == "unable_to_verify" and result.reported_value is None
     assert not result.structural_failure
 

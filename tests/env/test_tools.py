@@ -185,8 +185,10 @@ def test_find_facts_is_an_exact_filter_with_handles(ctx):
     obs = call(ctx, "find_facts", concept=REVENUE, period=FY24)
     assert obs["count"] == 3
     total, *members = obs["facts"]
-    assert total == {"fact": "F1", "period": FY24, "dimensions": {}, "value": "240500000", "unit": "USD", "decimals": -3}
+    assert total == {"fact": "F1", "period": FY24, "dimensions": {}, "value": "240500000", "unit": "USD", "decimals": -3,
+                     "period_text": "year ended December 31, 2024"}
     assert [m["dimensions"][AXIS] for m in members] == ["acme:GadgetsMember", "acme:WidgetsMember"]
+    assert all(len(m["members"]) == 1 for m in members)  # each member by the label a statement prints
     plain = call(ctx, "find_facts", concept=REVENUE, period=FY24, dimensions={})
     assert [f["fact"] for f in plain["facts"]] == ["F1"]  # the same fact keeps its handle
     widgets = call(ctx, "find_facts", concept=REVENUE, dimensions={AXIS: "acme:WidgetsMember"})

@@ -20,7 +20,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 from auditflow.agents.policy import plan_next
-from auditflow.agents.prompts import SYSTEM, read_payload
+from auditflow.agents.profile import ROLES, builtin_profile
+from auditflow.agents.prompts import read_payload
 from auditflow.env.session import ROLE_TOOLS
 
 
@@ -30,7 +31,13 @@ def _result(msg: AIMessage) -> ChatResult:
 
 def role_of(messages: list[BaseMessage]) -> str:
     system = next((str(m.content) for m in messages if isinstance(m, SystemMessage)), "")
-    return next((r for r, text in SYSTEM.items() if system.startswith(text)), "single")
+    for name in ("guided", "plain"):
+        profile = builtin_profile(name)
+        for search in (False, True):
+            for r in ROLES:
+                if system.startswith(profile.system(r, search=search)):
+                    return r
+    return "single"
 
 
 def allowed(role: str) -> frozenset[str]:

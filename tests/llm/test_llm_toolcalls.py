@@ -6,6 +6,7 @@ import json
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
+from auditflow.agents.profile import builtin_profile
 from auditflow.agents.prompts import final_report_tool
 from auditflow.agents.reports import JUNIOR_REPORT_SCHEMA
 from auditflow.env.session import tool_schemas
@@ -15,7 +16,7 @@ from auditflow.llm.toolcalls import (
 )
 from llm_fakes import BadTextModel, TextPolicyModel, styled
 
-TOOLS = tool_schemas("compliance") + [final_report_tool(JUNIOR_REPORT_SCHEMA)]
+TOOLS = tool_schemas("compliance") + [final_report_tool(JUNIOR_REPORT_SCHEMA, builtin_profile("guided"))]
 ALLOWED = [t["function"]["name"] for t in TOOLS]
 
 
@@ -26,8 +27,9 @@ def test_the_schema_is_one_branch_per_tool_and_argument_shape_including_the_fina
     for b in branches:
         assert b["required"] == ["name", "arguments"] and b["additionalProperties"] is False
     final = next(b for b in branches if b["properties"]["name"]["const"] == "final_report")
-    lean = {k: v for k, v in JUNIOR_REPORT_SCHEMA["properties"].items() if k != "rationale"}
-    assert final["properties"]["arguments"] == {**JUNIOR_REPORT_SCHEMA, "properties": lean}
+    capped = builtin_profile("guided").report_schema(JUNIOR_REPORT_SCHEMA)
+    lean = {k: v for k, v in capped["properties"].items() if k != "rationale"}
+    assert final["properties"]["arguments"] == {**capped, "properties": lean}
     assert response_format(TOOLS)["json_schema"]["schema"] == schema
     assert tool_choice_schema(list(reversed(TOOLS))) == schema  # bind order changes nothing
     json.dumps(schema)
@@ -93,7 +95,7 @@ def test_the_adapter_constrains_parses_and_numbers_calls():
     inner = TextPolicyModel()
     model = ToolCallingAdapter(inner=inner).bind_tools(TOOLS)
     opening = {"observation": {"queried_fact": {"fact": "F1", "concept": "us-gaap:Assets"}, "tools": ALLOWED}}
-    from auditflow.agents.prompts import SYSTEM
+    SYSTEM = {r: builtin_profile("guided").system(r) for r in ("compliance", "forensic", "single")}
 
     msgs = [SystemMessage(SYSTEM["compliance"]), HumanMessage(json.dumps(opening))]
     ai = model.invoke(msgs)

@@ -1,0 +1,194 @@
+"""Prompt profiles: everything the auditors read that is prose or small-model guidance, as a file.
+
+A profile is versioned YAML (``auditflow/agents/profiles/<name>.yaml`` ships ``guided`` and ``plain``;
+a user may pass their own file). The protocol modules hold no prompt text: they ask the profile. Every
+string of a profile reaches the model verbatim, so changing one changes the cache key of exactly the
+calls that carry it (docs/prompt-profiles.md). The profile's name and the sha256 of its bytes are
+recorded in every :class:`~auditflow.agents.reports.AuditResult`.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from auditflow.errors import AuditflowError
+
+PROFILE_DIR = Path(__file__).with_name("profiles")
+BUILTIN = ("guided", "plain")
+ROLES = ("compliance", "forensic", "single")
+VIEWS = ("trimmed", "full")
+FEEDBACK_KEYS = ("queried_fact", "searched_fact", "disagree", "different_facts", "grounding", "grounding_what", "no_report")
+
+
+class ProfileError(AuditflowError):
+    """A prompt profile that cannot be read or lacks a field (names the file and the field)."""
+
+
+@dataclass(frozen=True)
+class PromptProfile:
+    """One prompt profile, read from YAML. ``sha256`` is the hash of the file's bytes."""
+
+    name: str
+    version: int
+    sha256: str
+    source: str  # "builtin:guided" or the file name a user gave (never an absolute path in artifacts)
+    task: str  # the system prompt's head when the question hands over the fact as F1
+    task_search: str  # ... when the auditors must find the fact the question names
+    roles: Mapping[str, str]
+    roles_search: Mapping[str, str]
+    direct_system: str
+    direct_task: str
+    first_required: Mapping[str, str]  # role -> the required tool the opening suggests first
+    opening_next_call: bool
+    rule_hint: str | None  # "{rule}" template, or None: never show a case's rule family
+    search_note: str
+    view: str  # "trimmed" (model_view) or "full" observations
+    next_call: bool  # observations carry next_call while tools are still required
+    violations_found: bool  # the last observation summarises the checkers' results
+    how_to_report: str | None
+    report_tool_description: str
+    rationale_max_length: int | None
+    evidence_max_items: int | None
+    feedback: Mapping[str, Any] = field(default_factory=dict)
+
+    def system(self, role: str, *, search: bool = False) -> str:
+        """The system prompt of ``role``: the shared task first (a local model's prompt cache keeps it)."""
+        roles = self.roles_search if search else self.roles
+        return f"{self.task_search if search else self.task}\n\n{roles[role]}"
+
+    def report_schema(self, base: dict) -> dict:
+        """``base`` (the report's JSON schema) with this profile's caps on the free-text fields."""
+        schema = copy.deepcopy(base)
+        props = schema["properties"]
+        if self.evidence_max_items is not None:
+            props["evidence"] = _insert_after(props["evidence"], "items", "maxItems", self.evidence_max_items)
+        if self.rationale_max_length is not None:
+            props["rationale"] = _insert_after(props["rationale"], "type", "maxLength", self.rationale_max_length)
+        return schema
+
+    def stamp(self) -> dict[str, str]:
+        """What an artifact records of the profile."""
+        return {"name": self.name, "sha256": self.sha256, "source": self.source}
+
+
+def _insert_after(obj: dict, after: str, key: str, value: Any) -> dict:
+    """``obj`` with ``key`` placed right after ``after``: a text-only model reads the schema as rendered,
+    in insertion order, so the capped schema must read exactly as it always has."""
+    out: dict = {}
+    for k, v in obj.items():
+        out[k] = v
+        if k == after:
+            out[key] = value
+    return out
+
+
+def _need(data: Mapping, path: str, where: str, kind: type | tuple = str, *, optional: bool = False) -> Any:
+    node: Any = data
+    for part in path.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            raise ProfileError(f"{where}: missing field {path!r} (see auditflow/agents/profiles/guided.yaml)")
+        node = node[part]
+    if node is None and optional:
+        return None
+    if not isinstance(node, kind):
+        raise ProfileError(f"{where}: field {path!r} must be {getattr(kind, '__name__', kind)}, got {type(node).__name__}")
+    return node
+
+
+def parse_profile(raw: bytes, source: str) -> PromptProfile:
+    """Build a profile from a YAML file's bytes; every problem names ``source`` and the field."""
+    data = _read_yaml(raw, source)
+    if not isinstance(data, Mapping):
+        raise ProfileError(f"{source}: a prompt profile is a YAML mapping")
+    roles = _need(data, "system.roles", source, dict)
+    roles_search = _need(data, "system.roles_search", source, dict)
+    for what, table in (("system.roles", roles), ("system.roles_search", roles_search)):
+        if missing := [r for r in ROLES if not isinstance(table.get(r), str)]:
+            raise ProfileError(f"{source}: {what} needs a text for {', '.join(missing)}")
+    view = _need(data, "observations.view", source)
+    if view not in VIEWS:
+        raise ProfileError(f"{source}: observations.view must be one of {', '.join(VIEWS)}, got {view!r}")
+    feedback = _need(data, "feedback", source, dict)
+    if missing := [k for k in FEEDBACK_KEYS if k not in feedback]:
+        raise ProfileError(f"{source}: feedback needs {', '.join(missing)}")
+    return PromptProfile(
+        name=_need(data, "profile", source), version=_need(data, "version", source, int),
+        sha256=hashlib.sha256(raw).hexdigest(), source=source,
+        task=_need(data, "system.task", source), task_search=_need(data, "system.task_search", source),
+        roles=dict(roles), roles_search=dict(roles_search), direct_system=_need(data, "system.direct", source),
+        direct_task=_need(data, "opening.direct_task", source),
+        first_required=dict(_need(data, "opening.first_required", source, dict)),
+        opening_next_call=_need(data, "opening.next_call", source, bool),
+        rule_hint=_need(data, "opening.rule_hint", source, optional=True),
+        search_note=_need(data, "opening.search_note", source),
+        view=view, next_call=_need(data, "observations.next_call", source, bool),
+        violations_found=_need(data, "observations.violations_found", source, bool),
+        how_to_report=_need(data, "observations.how_to_report", source, optional=True),
+        report_tool_description=_need(data, "report.tool_description", source),
+        rationale_max_length=_need(data, "report.rationale_max_length", source, int, optional=True),
+        evidence_max_items=_need(data, "report.evidence_max_items", source, int, optional=True),
+        feedback=dict(feedback),
+    )
+
+
+MAX_PROFILE_BYTES = 256 * 1024
+
+
+def _read_yaml(raw: bytes, source: str) -> Any:
+    """Plain YAML without aliases (a profile needs none, and an alias bomb must not expand)."""
+    import yaml
+
+    if len(raw) > MAX_PROFILE_BYTES:
+        raise ProfileError(f"{source}: a prompt profile is at most {MAX_PROFILE_BYTES // 1024} KiB, this one {len(raw)} bytes")
+    try:
+        text = raw.decode("utf-8")
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                mark = event.start_mark
+                raise ProfileError(f"{source}:{mark.line + 1}: YAML aliases are not allowed in a prompt profile")
+        return yaml.safe_load(text)
+    except UnicodeDecodeError as exc:
+        raise ProfileError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{source}:{mark.line + 1}" if mark is not None else source
+        raise ProfileError(f"{where}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+
+
+@functools.lru_cache(maxsize=None)
+def builtin_profile(name: str) -> PromptProfile:
+    if name not in BUILTIN:
+        raise ProfileError(f"no built-in prompt profile {name!r}; built in: {', '.join(BUILTIN)}, or give a YAML file")
+    return parse_profile((PROFILE_DIR / f"{name}.yaml").read_bytes(), f"builtin:{name}")
+
+
+def load_profile(spec: str | Path | None, *, model: str | None = None) -> PromptProfile:
+    """``spec``: a built-in name, a path to a YAML file, or None for the model's default profile."""
+    if spec is None or str(spec) == "":
+        return builtin_profile(default_profile_name(model))
+    text = str(spec)
+    if text in BUILTIN:
+        return builtin_profile(text)
+    path = Path(text).expanduser()
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ProfileError(f"prompt profile {text}: cannot read it ({exc.strerror or exc}); give a YAML file or one of "
+                           f"{', '.join(BUILTIN)}") from None
+    return parse_profile(raw, path.name)
+
+
+def default_profile_name(model: str | None) -> str:
+    """Small local models (and the policy, which reads the same observations) get ``guided``; hosted
+    models with a tool-calling API get ``plain``."""
+    if model is None or model.strip() == "policy":
+        return "guided"
+    provider = model.split(":", 1)[0]
+    return "guided" if provider in ("local", "hf") else "plain"
+
+
+GUIDED = "guided"
