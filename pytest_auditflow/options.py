@@ -41,6 +41,10 @@ _OPTIONS: tuple[tuple[str, str, object, str], ...] = (
     ("judge-model", "string", "", "also label each case with this LLM using the FinMR judge rubric, and "
                                   "report its agreement with the deterministic labels"),
     ("slowest", "string", str(DEFAULT_SLOWEST), f"how many slowest cases to list (default {DEFAULT_SLOWEST})"),
+    ("prompts", "string", "", "prompt profile: guided (small local models), plain (hosted models) or a YAML file "
+                              "of your own (default: the model's own default)"),
+    ("shuffle", "string", "", "a seed: every list in an observation (search hits, facts, members, children, "
+                              "history) comes in a seeded permutation, to see whether a model picks by position"),
     ("html", "string", "", "write a self-contained HTML report to this file (summary, case list, each case's "
                            "evidence, transcripts, fusion and a drawing of the structure the rule used)"),
 )
@@ -116,6 +120,25 @@ def _data_root(config: pytest.Config) -> Path | None:
         raise pytest.UsageError(f"--auditflow-data-root: {exc}") from None
 
 
+def _prompts(config: pytest.Config) -> str | None:
+    """A built-in profile's name as given, a file relative to where it was given (see :func:`_path`)."""
+    from auditflow.agents.profile import BUILTIN
+
+    value = _value(config, "auditflow_prompts")[0]
+    if not value or value in BUILTIN:
+        return value or None
+    return str(_path(config, "auditflow_prompts"))
+
+
+def _seed(config: pytest.Config) -> int | None:
+    value = _value(config, "auditflow_shuffle")[0].strip()
+    if not value:
+        return None
+    if not value.isdigit():
+        raise pytest.UsageError(f"--auditflow-shuffle must be a whole number (a seed), got {value!r}")
+    return int(value)
+
+
 def _choice(config: pytest.Config, ini: str, allowed, option: str) -> str:
     value = _value(config, ini)[0]
     if value not in allowed:
@@ -152,8 +175,13 @@ def settings_from_config(config: pytest.Config) -> Settings:
         cache_dir=_path(config, "auditflow_cache_dir") or config.rootpath / DEFAULT_CACHE_DIR,
         data_root=_data_root(config),
         judge_model=_value(config, "auditflow_judge_model")[0] or None,
+        prompts=_prompts(config), shuffle=_seed(config),
     )
     _check_models(config, run)
+    try:
+        run.profile()
+    except AuditflowError as exc:
+        raise pytest.UsageError(f"--auditflow-prompts / ini auditflow_prompts: {exc}") from None
     min_acc = _value(config, "auditflow_min_joint_acc")[0]
     baseline = _path(config, "auditflow_baseline")
     if baseline is not None and not baseline.is_file():

@@ -115,15 +115,19 @@ class AuditflowReporter:
 
     def _settings_json(self) -> dict[str, Any]:
         run = self.state.settings.run
+        prof = run.profile()
         return {"model": run.model, "config": run.config, "record_mode": run.record_mode,
-                "judge_model": run.judge_model}
+                "judge_model": run.judge_model, "prompt_profile": f"{prof.name} ({prof.sha256[:12]})",
+                "shuffle": run.shuffle}
 
     def _settings_line(self) -> str:
         run = self.state.settings.run
         judge = f", LLM judge {run.judge_model}" if run.judge_model else ""
         skipped = f" ({len(self.skipped)} skipped)" if self.skipped else ""
+        prof = run.profile()
+        shuffle = f", shuffle {run.shuffle}" if run.shuffle is not None else ""
         return (f"AuditFlow: {len(self.rows)} case(s) run{skipped}, model {run.model} ({model_note(run)}), "
-                f"config {run.config}, record mode {run.record_mode}{judge}")
+                f"config {run.config}, prompts {prof.name} ({prof.sha256[:12]}){shuffle}, record mode {run.record_mode}{judge}")
 
     def _gates(self, rows: list[dict[str, Any]]) -> list[GateResult]:
         s = self.state.settings

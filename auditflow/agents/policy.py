@@ -8,7 +8,9 @@ model must beat.
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
+import re
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -16,6 +18,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from auditflow.agents.prompts import FINAL_REPORT, read_payload
+from auditflow.env.phrases import PeriodWords, parse_period_phrase
+from auditflow.env.query import FINMR_PATTERN, parse_period
 from auditflow.env.tools import CHECKS
 
 PLANS = {
@@ -53,6 +57,8 @@ def plan_next(role: str, messages: list[BaseMessage], allowed: frozenset[str] | 
     opening, seen = _history(messages)
     focus = opening.get("queried_fact") or {}
     done = {name for name, obs in seen if "error" not in obs}
+    if not focus and opening.get("question"):
+        return search_next(role, opening["question"], seen, allowed)
     if not focus:
         return FINAL_REPORT, _report({}, {}, "the queried fact is not in the filing")
     for tool in PLANS.get(role, ()):
@@ -60,6 +66,145 @@ def plan_next(role: str, messages: list[BaseMessage], allowed: frozenset[str] | 
             return tool, _arguments(tool, focus)
     checks = {name: obs for name, obs in seen if name in CHECKS and "error" not in obs}
     return FINAL_REPORT, _report(focus, checks, "")
+
+
+# -- questions the auditors must resolve themselves ---------------------------------------------------
+MAX_SEARCHES = 3
+
+
+def _words(text: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
+
+
+def _question_parts(question: str) -> tuple[str | None, PeriodWords | None, str]:
+    """(concept when the question names one, the period it names, the label words)."""
+    finmr = FINMR_PATTERN.search(question)
+    if finmr:
+        start, end = finmr["start"], finmr["end"]
+        words = PeriodWords(dt.date.fromisoformat(end or start), None if not end else -1,
+                            dt.date.fromisoformat(start) if end else None)
+        return finmr["concept"], words, ""
+    parsed = parse_period_phrase(question)
+    period, rest = parsed if parsed else (None, question)
+    return None, period, _words(rest)
+
+
+def _match_concept(seen: list[tuple[str, dict]], words: str) -> tuple[str, str] | None:
+    """(concept, the words left for members) from the searches so far: the hit whose label (standard or the
+    filer's own) ends the question's words, the longest such label first."""
+    best: tuple[int, str, str] | None = None
+    for name, obs in seen:
+        if name != "search_concepts" or "error" in obs:
+            continue
+        for hit in obs.get("concepts") or []:
+            for label in (hit.get("matched_label"), hit.get("label")):
+                lw = _words(label or "")
+                if lw and (words == lw or words.endswith(" " + lw) or words.startswith(lw + " ")):
+                    rest = words[:-len(lw)] if words.endswith(lw) else words[len(lw):]
+                    cand = (len(lw), hit["concept"], rest.strip())
+                    best = max(best, cand) if best else cand
+    return (best[1], best[2]) if best else None
+
+
+def _period_ok(period: PeriodWords | None, text: str) -> bool:
+    if period is None:
+        return True
+    try:
+        p = parse_period(text)
+    except Exception:  # noqa: BLE001 - a period the notation does not read is no match
+        return False
+    if period.months == -1:  # a FinMR range: both dates exact
+        return p.start == period.start and p.end == period.end
+    return period.matches(p)
+
+
+def _members_ok(fact: dict, member_words: str) -> bool:
+    labels = [_words(m) for m in fact.get("members") or []]
+    if not member_words:
+        return not fact.get("dimensions")
+    return bool(labels) and all(lab in member_words or member_words in lab for lab in labels)
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def search_next(role: str, question: str, seen: list[tuple[str, dict]], allowed) -> tuple[str, dict]:
+    """The policy's plan for a question: find the concept by its label words, then the fact by its period
+    and members (forensic: find_facts; compliance, which cannot browse facts: the checkers' own selector,
+    the period taken from their close matches), then every checker on it, then the report."""
+    concept, period, words = _question_parts(question)
+    member_words = ""
+    if concept is None:
+        match = _match_concept(seen, words)
+        if match is None:
+            tries = sum(1 for name, _ in seen if name == "search_concepts")
+            parts = words.split()
+            if tries < MAX_SEARCHES and len(parts) > tries:
+                return "search_concepts", {"text": " ".join(parts[tries:])}
+            return FINAL_REPORT, _report({}, {}, "no concept of the filing carries the question's label")
+        concept, member_words = match
+    checks = [(n, o) for n, o in seen if n in CHECKS and "error" not in o]
+    target = _target_fact(role, concept, period, member_words, seen, allowed)
+    if isinstance(target, tuple):
+        return target  # a lookup still to make
+    if target is None:
+        return FINAL_REPORT, _report({}, {}, "no fact of the question's concept has its period and members")
+    for tool in PLANS.get(role, ()):
+        if tool in allowed and tool not in {n for n, o in seen if "error" not in o} and tool not in ("get_fact", "get_concept"):
+            return tool, target["args"]
+    return FINAL_REPORT, _report(target["fact"], dict(checks), "")
+
+
+def _target_fact(role, concept, period, member_words, seen, allowed):
+    """{"args": what to call tools with, "fact": its view}, a (tool, arguments) lookup to make first, or None."""
+    if "find_facts" in allowed:
+        found = [o for n, o in seen if n == "find_facts" and "error" not in o]
+        if not found:
+            return "find_facts", {"concept": concept}
+        for f in found[-1].get("facts") or []:
+            if _period_ok(period, f.get("period", "")) and _members_ok(f, member_words):
+                return {"args": {"fact": f["fact"]}, "fact": {**f, "concept": concept}}
+        return None
+    dims: dict[str, str] = {}
+    if member_words:
+        cubes = [o for n, o in seen if n == "get_dimension_members" and "error" not in o]
+        if not cubes:
+            return "get_dimension_members", {"concept": concept}
+        for cube in cubes[-1].get("cubes") or []:
+            for axis in cube.get("axes") or []:
+                for m in axis.get("members") or []:
+                    if _squash(m.split(":")[-1].removesuffix("Member")) in _squash(member_words):
+                        dims.setdefault(axis["axis"], m)
+        if not dims:
+            return None
+    ran = [o for n, o in seen if n in CHECKS and "error" not in o]
+    if ran:
+        return {"args": {"fact": ran[-1]["fact"]}, "fact": {"fact": ran[-1]["fact"], "concept": concept,
+                                                            "value": ran[-1].get("reported")}}
+    errors = [o["error"] for n, o in seen if n in CHECKS and "error" in o]
+    guess = _period_guess(period)
+    if errors:
+        near = [p for p in errors[-1].get("close_matches") or [] if _period_ok(period, p)]
+        if not near or len(errors) >= 2:
+            return None
+        guess = near[0]
+    if guess is None:
+        return None
+    return {"args": {"concept": concept, "period": guess, "dimensions": dims}, "fact": {"concept": concept}}
+
+
+def _period_guess(period: PeriodWords | None) -> str | None:
+    if period is None:
+        return None
+    if period.months is None:
+        return period.end.isoformat()
+    if period.start is not None:
+        return f"{period.start.isoformat()}..{period.end.isoformat()}"
+    months = period.months if period.months > 0 else 12
+    y, m = divmod(period.end.month - 1 - months + 1, 12)
+    start = dt.date(period.end.year + y, m + 1, 1) if period.end.day > 27 else period.end
+    return f"{start.isoformat()}..{period.end.isoformat()}"
 
 
 def _report(focus: dict, checks: dict[str, dict], why: str) -> dict:

@@ -2,7 +2,7 @@
 
 This is the engine side of the ``pytest --auditflow`` plugin (``pytest_auditflow``) and has no
 pytest dependency. Case files follow :data:`CASE_FILE_SCHEMA` (published as
-``auditflow/cases/case-schema-v1.json``).
+``auditflow/cases/case-schema-v2.json``).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``python -m auditflow.cases > auditflow/cases/case-schema-v1.json``: regenerate the published schema."""
+"""``python -m auditflow.cases > auditflow/cases/case-schema-v2.json``: regenerate the published schema."""
 import sys
 
 from auditflow.cases.schema import schema_json

@@ -32,7 +32,7 @@ class CaseFileError(AuditflowError):
         n = len(self.problems)
         super().__init__(
             f"{self.file}: {n} problem{'s' if n != 1 else ''} in this AuditFlow case file:\n{lines}\n"
-            "Fix the fields named above; the schema is auditflow/cases/case-schema-v1.json "
+            "Fix the fields named above; the schema is auditflow/cases/case-schema-v2.json "
             "(point your editor's YAML language server at it).")
 
 

@@ -89,6 +89,10 @@ def judge(expect: Expectation, result: AuditResult | None) -> Judgement:
     if "triggered_rules" in expect.checked and set(result.triggered_rules) != set(expect.triggered_rules):
         out.append(Mismatch("triggered_rules", _show(expect.triggered_rules), _show(result.triggered_rules)))
     label = "A"
+    if expect.fact is not None and not same_fact(expect.fact, result.fact):
+        # the auditors audited another fact than the question means: a wrong pick, whatever they computed
+        out.append(Mismatch("fact", str(expect.fact), _fact_text(result.fact)))
+        label = "E"
     for name, wrong in (("reported_value", "E"), ("expected_value", "C")):
         want, got = getattr(expect, name), getattr(result, name)
         if name in expect.checked and not same_number(want, got):
@@ -100,6 +104,21 @@ def judge(expect: Expectation, result: AuditResult | None) -> Judgement:
     if missing:
         out.append(Mismatch("tools_called", _show(expect.tools_called), f"missing {', '.join(missing)}"))
     return Judgement(label, result.decision == expect.decision, tuple(out))
+
+
+def same_fact(want, got: dict | None) -> bool:
+    """Whether the audited fact (``AuditResult.fact``) is the one a case names (a FactSelector)."""
+    if not got:
+        return False
+    return (want.concept == got.get("concept") and want.period == got.get("period")
+            and dict(want.dimensions) == dict(got.get("dimensions") or {}))
+
+
+def _fact_text(fact: dict | None) -> str:
+    if not fact:
+        return "no fact (no checker examined one)"
+    dims = "".join(f" [{a}={m}]" for a, m in sorted((fact.get("dimensions") or {}).items()))
+    return f"{fact.get('concept')} @ {fact.get('period')}{dims}"
 
 
 @dataclass

@@ -52,12 +52,19 @@ class InjectSpec:
 
 @dataclass(frozen=True, slots=True)
 class CaseQuery:
-    concept: str
-    period: str
+    """A case's query in one of the three forms (docs/query-forms.md); ``text`` holds the question of
+    the ``text`` and ``finmr`` forms."""
+
+    concept: str | None
+    period: str | None
     dimensions: tuple[tuple[str, str], ...] = ()
     rule_hint: str | None = None  # "0015" | "0117" | "0126" | None
+    form: str = "structured"
+    text: str | None = None
 
     def __str__(self) -> str:
+        if self.form != "structured":
+            return f"{self.form}: {self.text}"
         dims = "".join(f" [{a}={m}]" for a, m in self.dimensions)
         return f"{self.concept} @ {self.period}{dims}"
 
@@ -73,6 +80,8 @@ class Expectation:
     expected_value: Decimal | None = None
     tools_called: tuple[str, ...] = ()
     checked: frozenset[str] = frozenset({"decision"})
+    fact: FactSelector | None = None  # the fact the question means (checked when given)
+    not_found: bool = False  # the queried fact is meant to be missing
 
     def as_display(self) -> dict[str, Any]:
         """The checked fields in canonical order, amounts as plain strings (for diffs and rewrites)."""
@@ -84,6 +93,11 @@ class Expectation:
                 out[name] = dec_str(getattr(self, name))
         if self.tools_called:
             out["tools_called"] = list(self.tools_called)
+        if self.fact is not None:
+            out["fact"] = {"concept": self.fact.concept, "period": self.fact.period,
+                           **({"dimensions": dict(self.fact.dimensions)} if self.fact.dimensions else {})}
+        if self.not_found:
+            out["not_found"] = True
         return out
 
 
@@ -119,6 +133,8 @@ class AuditCase:
 
     def audit_query(self) -> AuditQuery:
         q = self.query
+        if q.form != "structured":
+            return AuditQuery(self.filing, rule_hint=q.rule_hint, case_id=self.id, form=q.form, text=q.text)
         return AuditQuery(self.filing, q.concept, q.period, q.dimensions, q.rule_hint, self.id)
 
 
@@ -167,15 +183,41 @@ def _case(b: _Builder, raw: Mapping[str, Any], path: tuple, file: Path, index: i
     if "filing" not in raw:
         b.problem(path, "missing required field 'filing' (give it in the case or under defaults:)")
         return None
-    q = raw["query"]
-    hint = q.get("rule_hint")
-    query = CaseQuery(q["concept"], q["period"], tuple(sorted((q.get("dimensions") or {}).items())),
-                      hint.rsplit(".", 1)[-1] if hint else None)
+    query = _query(b, raw["query"], path + ("query",))
+    if query is None:
+        return None
     expect = _expectation(b, raw["expect"], path + ("expect",))
     inject = tuple(_inject(b, e, path + ("inject", j)) for j, e in enumerate(raw.get("inject") or ()))
     return AuditCase(raw["id"], file, line_of(path, b.line_map), raw["filing"], query, expect, inject,
                      tuple(raw.get("tags") or ()), tuple(raw.get("requires") or ()), raw.get("description", ""), index,
                      b.file)
+
+
+def _query(b: _Builder, q: Mapping[str, Any], path: tuple) -> CaseQuery | None:
+    """One of the three forms, exactly: concept + period (+ dimensions), or text, or finmr."""
+    hint = q.get("rule_hint")
+    hint = hint.rsplit(".", 1)[-1] if hint else None
+    forms = [f for f in ("text", "finmr") if f in q]
+    structured = [k for k in ("concept", "period", "dimensions") if k in q]
+    if len(forms) > 1 or (forms and structured):
+        b.problem(path, f"give one query form: concept + period, text, or finmr (got {', '.join(forms + structured)})")
+        return None
+    if forms:
+        form = forms[0]
+        if form == "finmr":
+            from auditflow.env.query import QueryError, parse_finmr
+
+            try:
+                parse_finmr(q[form])
+            except QueryError as exc:
+                b.problem(path + (form,), str(exc))
+                return None
+        return CaseQuery(None, None, (), hint, form, q[form])
+    missing = [k for k in ("concept", "period") if k not in q]
+    if missing:
+        b.problem(path, f"missing {' and '.join(missing)} (or give the question as text: or finmr:)")
+        return None
+    return CaseQuery(q["concept"], q["period"], tuple(sorted((q.get("dimensions") or {}).items())), hint)
 
 
 def _expectation(b: _Builder, raw: Mapping[str, Any], path: tuple) -> Expectation:
@@ -186,8 +228,13 @@ def _expectation(b: _Builder, raw: Mapping[str, Any], path: tuple) -> Expectatio
     values = {n: b.amount(raw[n], path + (n,)) for n in VALUE_FIELDS if n in raw}
     tools = tuple(raw.get("tools_called") or ())
     _check_tools(b, tools, path + ("tools_called",))
+    fact = raw.get("fact")
+    selector = FactSelector(fact["concept"], fact["period"], tuple(sorted((fact.get("dimensions") or {}).items()))) if fact else None
+    if raw.get("not_found") and raw["decision"] != "unable_to_verify":
+        b.problem(path + ("not_found",), "a case whose fact is meant to be missing expects decision: unable_to_verify")
     return Expectation(raw["decision"], rules, values.get("reported_value"), values.get("expected_value"), tools,
-                       frozenset({"decision", *(k for k in ("triggered_rules", *VALUE_FIELDS) if k in raw)}))
+                       frozenset({"decision", *(k for k in ("triggered_rules", *VALUE_FIELDS) if k in raw)}),
+                       selector, bool(raw.get("not_found")))
 
 
 def _check_tools(b: _Builder, tools: tuple[str, ...], path: tuple) -> None:

@@ -56,7 +56,8 @@ def run_case(case: AuditCase, settings: RunSettings, *, make: MakeModels = make_
         models = make(settings.model, cache_dir=settings.cache_dir, record_mode=settings.record_mode,
                       case_id=case.id, stats=stats)
         result = run_audit(env, case.audit_query(), config=settings.config, models=models,
-                           data_root=settings.data_root)
+                           data_root=settings.data_root, profile=settings.profile(), shuffle=settings.shuffle,
+                           allow_missing=case.expect.not_found)
         judgement = judge(case.expect, result)
         label = _judge_llm(case, result, settings, make_judge_model, judge_template, stats)
     except Exception as exc:  # noqa: BLE001 - only input errors and cache misses become outcomes

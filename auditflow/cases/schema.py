@@ -1,7 +1,7 @@
 """The versioned case-file schema (JSON Schema draft 2020-12, as a dict) and a small validator for it.
 
-The dict is the single source: ``case-schema-v1.json`` next to this module is generated from it
-(``python -m auditflow.cases > auditflow/cases/case-schema-v1.json``) for editors, and a test
+The dict is the single source: ``case-schema-v2.json`` next to this module is generated from it
+(``python -m auditflow.cases > auditflow/cases/case-schema-v2.json``) for editors, and a test
 checks that the two agree. The validator implements exactly the keywords the schema uses (listed
 in :data:`KEYWORDS`; anything else is refused at import) because AuditFlow takes no jsonschema
 dependency, and because every error must carry the file, line and field an author has to fix,
@@ -17,7 +17,8 @@ from typing import Any, Iterator, Mapping
 from auditflow.agents.reports import DECISIONS, RULE_CODE_PATTERN
 from auditflow.cases.errors import CaseSchemaError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # version 1 files (structured queries only) are still read: v2 only adds fields
+READ_VERSIONS = (1, 2)
 Path_ = tuple  # a path into the YAML data: keys and list indexes
 
 _AMOUNT = {
@@ -52,9 +53,17 @@ _INJECT = {
     "dependentRequired": {"set_value": ["value"]},
 }
 _QUERY = {
-    "type": "object", "required": ["concept", "period"], "additionalProperties": False,
+    "type": "object", "additionalProperties": False,
+    "description": "Which number to audit, in one of three forms (docs/query-forms.md): concept + period (+ dimensions); "
+                   "text (plain words); finmr (a FinMR question).",
     "properties": {"concept": {"$ref": "#/$defs/qname"}, "period": {"$ref": "#/$defs/period"},
                    "dimensions": {"$ref": "#/$defs/dimensions"},
+                   "text": {"type": "string", "minLength": 1,
+                            "description": "Plain words as an auditor types them: the filing's label, the period as its "
+                                           "statements print it, members by label. Nothing resolves it up front."},
+                   "finmr": {"type": "string", "minLength": 1,
+                             "description": "A FinMR question: \"What's the reported value of us-gaap:X in the Instance "
+                                            "document for the period 2021-09-01 to 2021-11-30?\""},
                    "rule_hint": {"type": "string", "pattern": r"^(DQC\.US\.)?\d{4}$",
                                  "description": "Rule family hint, e.g. \"0015\" (quoted: YAML reads 0015 as a number)."}},
 }
@@ -70,6 +79,13 @@ _EXPECT = {
         "expected_value": {**_AMOUNT, "description": "The value the rule expects (FinMR calculated value)."},
         "tools_called": {"type": "array", "uniqueItems": True, "items": {"type": "string", "pattern": r"^[a-z_]+$"},
                          "description": "Tools some auditor must have run successfully, e.g. [check_sign]."},
+        "fact": {"type": "object", "required": ["concept", "period"], "additionalProperties": False,
+                 "properties": {"concept": {"$ref": "#/$defs/qname"}, "period": {"$ref": "#/$defs/period"},
+                                "dimensions": {"$ref": "#/$defs/dimensions"}},
+                 "description": "The fact the question means (text and finmr queries): auditing another one is E."},
+        "not_found": {"enum": [True],
+                      "description": "The queried fact is meant to be missing: the audit must say unable_to_verify "
+                                     "instead of refusing the query as an input error."},
     },
 }
 _CASE = {
@@ -90,11 +106,11 @@ _CASE = {
 }
 CASE_FILE_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "urn:auditflow:case-schema:v1",
-    "title": "AuditFlow audit case file, schema version 1",
+    "$id": "urn:auditflow:case-schema:v2",
+    "title": "AuditFlow audit case file, schema version 2",
     "type": "object", "required": ["auditflow", "cases"], "additionalProperties": False,
     "properties": {
-        "auditflow": {"const": SCHEMA_VERSION, "description": "Case-file schema version."},
+        "auditflow": {"enum": list(READ_VERSIONS), "description": "Case-file schema version (1 or 2)."},
         "defaults": {"type": "object", "additionalProperties": False,
                      "description": "Fields every case of this file takes unless it sets them itself.",
                      "properties": {"filing": {"$ref": "#/$defs/case/properties/filing"},
@@ -275,6 +291,6 @@ _check_keywords(CASE_FILE_SCHEMA)
 
 
 def schema_json() -> str:
-    """The published JSON Schema text (what ``case-schema-v1.json`` holds)."""
+    """The published JSON Schema text (what ``case-schema-v2.json`` holds)."""
     return json.dumps(CASE_FILE_SCHEMA, indent=2, sort_keys=False) + "\n"
 

@@ -17,3 +17,11 @@ class RunSettings:
     cache_dir: Path | None = None
     data_root: Path | None = None
     judge_model: str | None = None
+    prompts: str | None = None  # a prompt profile: a built-in name or a YAML file (None: the model's default)
+    shuffle: int | None = None  # seed permuting every list observation (None: the tools' order)
+
+    def profile(self):
+        """The prompt profile these settings run with (loaded, so a bad file fails before any case)."""
+        from auditflow.agents.profile import load_profile
+
+        return load_profile(self.prompts, model=self.model)

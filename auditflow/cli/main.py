@@ -39,12 +39,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("audit", help="run the three-auditor protocol on one fact")
     p.add_argument("filing", nargs="?", help="filing path or name (default: the bundled sample)")
-    p.add_argument("--concept", required=True, help="e.g. us-gaap:Assets")
-    p.add_argument("--period", required=True, help="YYYY-MM-DD (instant) or YYYY-MM-DD..YYYY-MM-DD")
+    p.add_argument("--concept", help="e.g. us-gaap:Assets (a structured query: with --period)")
+    p.add_argument("--period", help="YYYY-MM-DD (instant) or YYYY-MM-DD..YYYY-MM-DD")
+    p.add_argument("--question", metavar="TEXT", help="plain words instead, e.g. \"Total net sales, fiscal year ended "
+                                                      "September 30, 2023\": the auditors find the fact")
+    p.add_argument("--finmr", metavar="TEXT", help="a FinMR question, e.g. \"What's the reported value of us-gaap:Assets "
+                                                   "in the Instance document for the period 2023-09-30?\"")
+    p.add_argument("--prompts", metavar="PROFILE", help="prompt profile: guided, plain or a YAML file (default: the model's)")
+    p.add_argument("--shuffle", type=int, metavar="SEED", help="present every list in an observation in a seeded permutation")
     p.add_argument("--dims", nargs="*", metavar="AXIS=MEMBER", help="e.g. srt:ProductOrServiceAxis=acme:WidgetsMember")
     p.add_argument("--rule", help="rule family hint (0015, 0117, 0126): a hint, not the answer")
     p.add_argument("--config", default="full", help="full, single-agent, direct-llm, no-checks, no-gating, no-fusion")
-    p.add_argument("--backend", default="policy", help="policy (deterministic, not an LLM)")
+    p.add_argument("--model", "--backend", dest="model", default="policy", metavar="SPEC",
+                   help="policy (default: the deterministic planner, not an LLM) or a model spec, e.g. "
+                        "local:qwen2.5-coder-1.5b, openai:gpt-4o")
+    p.add_argument("--record-mode", choices=("none", "once", "new_episodes", "all"), default="none",
+                   help="LLM cache: none (replay only, default), once, new_episodes (call the model for what is "
+                        "not recorded), all")
+    p.add_argument("--cache-dir", metavar="DIR", help="LLM cache folder (default: the pytest plugin's, from the "
+                                                      "ini's auditflow_cache_dir, else <rootdir>/.auditflow-cache)")
     _common(p)
 
     from auditflow.cli.model_cmd import add_model_parser

@@ -12,7 +12,7 @@ from auditflow.cases.schema import _check_keywords, schema_json
 from auditflow.cases.yamlsrc import parse_yaml
 
 REPO = Path(__file__).resolve().parents[2]
-PUBLISHED = REPO / "auditflow" / "cases" / "case-schema-v1.json"
+PUBLISHED = REPO / "auditflow" / "cases" / "case-schema-v2.json"
 
 
 def test_published_json_schema_is_generated_from_the_dict() -> None:
