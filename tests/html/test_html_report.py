@@ -34,7 +34,7 @@ auditflow: 1
 cases:
   - id: acme-assets-expected-off-by-one
     description: The planted DQC.US.0126 error, with an expected total that is one dollar off on purpose (a failing case).
-    filing: ../auditflow/samples/acme-10k-2024/xml
+    filing: ../samples/acme-10k-2024/xml
     tags: [sample, planted_failure]
     query: {concept: us-gaap:Assets, period: 2024-12-31, rule_hint: "0126"}
     expect:
@@ -67,9 +67,10 @@ def suite(tmp_path_factory) -> dict:
     from auditflow.dataroot import data_root_or_none
 
     project = tmp_path_factory.mktemp("suite")
-    shutil.copytree(SAMPLE_FILING.parent, project / "auditflow" / "samples" / SAMPLE_FILING.parent.name)
+    shutil.copytree(SAMPLE_FILING.parent, project / "samples" / SAMPLE_FILING.parent.name)
     (project / "cases").mkdir()
-    shutil.copyfile(SAMPLE_CASES, project / "cases" / SAMPLE_CASES.name)
+    sample_cases = SAMPLE_CASES.read_text(encoding="utf-8").replace("../auditflow/samples/", "../samples/")
+    (project / "cases" / SAMPLE_CASES.name).write_text(sample_cases, encoding="utf-8")
     (project / "cases" / "planted-failure.case.yaml").write_text(FAILING_CASE, encoding="utf-8")
     (project / "pytest.ini").write_text("[pytest]\nauditflow = true\n", encoding="utf-8")
     data_root = data_root_or_none()
@@ -281,3 +282,27 @@ def _anchor(suite, case_id: str) -> str:
 
     dom = lxml.html.fromstring(suite["html"].read_bytes())
     return dom.xpath(f'//details[@data-case="{case_id}"]/@id')[0]
+
+
+def test_eval_html_has_every_configuration_and_is_byte_identical(suite) -> None:
+    """``auditflow eval … --html``: one summary per configuration and every case under each, twice the same bytes."""
+    import lxml.html
+
+    project = suite["html"].parents[1]
+    pages = []
+    for name in ("eval-a", "eval-b"):
+        cmd = [sys.executable, "-m", "auditflow.cli.main", "eval", "cases", "--configs", "policy,no-fusion",
+               "--out", name, "--no-charts", "--bootstrap", "50", "--jobs", "1", "--html", f"{name}/report.html"]
+        if suite["data_root"] is not None:
+            cmd += ["--data-root", str(suite["data_root"])]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=project)
+        assert r.returncode == 0, r.stdout + r.stderr
+        pages.append((project / name / "report.html").read_bytes())
+    assert pages[0] == pages[1]
+    dom = lxml.html.fromstring(pages[0])
+    n = suite["results"]["aggregates"]["total"]["n"]
+    assert [g.get("data-config") for g in dom.xpath('//div[@class="group"]')] == ["policy", "no-fusion"]
+    assert len(dom.xpath('//table[@id="case-list"]/tbody/tr')) == 2 * n
+    assert len(dom.xpath(f'//details[@data-case="{FAILING_ID}"]')) == 2
+    assert dom.xpath(f'//details[@data-case="{FAILING_ID}"][@data-config="no-fusion"]'
+                     '//figure[@data-drawing="calc-tree"]')
