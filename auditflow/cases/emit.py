@@ -48,9 +48,11 @@ def render_case_file(cases: list[GeneratedCase], *, where: Path, header: Iterabl
     """The text of one case file placed in the folder ``where`` (relative paths are computed from it)."""
     filings = {c.filing.ref for c in cases}
     shared = _filing(next(iter(filings)), where) if len(filings) == 1 else None
-    lines = [f"# yaml-language-server: $schema={_rel(SCHEMA_FILE, where)}", "#"]
+    v2 = any(c.query.form != "structured" or c.expect.fact is not None for c in cases)  # else as v1 always wrote it
+    schema = SCHEMA_FILE.with_name("case-schema-v2.json") if v2 else SCHEMA_FILE
+    lines = [f"# yaml-language-server: $schema={_rel(schema, where)}", "#"]
     lines += [f"# {h}".rstrip() for h in header]
-    lines += ["auditflow: 1", "defaults:"]
+    lines += [f"auditflow: {2 if v2 else 1}", "defaults:"]
     if shared is not None:
         lines.append(f"  filing: {_scalar(shared)}")
     lines += ["  requires: [data_root]   # real filings live in the data root: skipped, saying why, without one",
@@ -67,8 +69,11 @@ def _case(c: GeneratedCase, filing: str | None) -> list[str]:
     if filing is not None:
         out.append(f"    filing: {_scalar(filing)}")
     q = c.query
-    out += _mapping("query", [("concept", q.concept), ("period", q.period)], q.dimensions,
-                    [("rule_hint", json.dumps(q.rule_hint))], indent=4)
+    if q.form != "structured":
+        out.append(f"    query: {{{q.form}: {json.dumps(q.text, ensure_ascii=False)}}}")
+    else:
+        out += _mapping("query", [("concept", q.concept), ("period", q.period)], q.dimensions,
+                        [("rule_hint", json.dumps(q.rule_hint))] if q.rule_hint else [], indent=4)
     if c.inject:
         out.append("    inject:")
         for spec in c.inject:
@@ -77,8 +82,10 @@ def _case(c: GeneratedCase, filing: str | None) -> list[str]:
     out += ["    expect:", f"      decision: {e.decision}",
             f"      triggered_rules: [{', '.join(e.triggered_rules)}]",
             f"      reported_value: {_amount(e.reported_value)}",
-            f"      expected_value: {_amount(e.expected_value)}",
-            f"    tags: [{', '.join(c.tags)}]", ""]
+            f"      expected_value: {_amount(e.expected_value)}"]
+    if e.fact is not None:
+        out += _mapping("fact", [("concept", e.fact.concept), ("period", e.fact.period)], e.fact.dimensions, [], indent=6)
+    out += [f"    tags: [{', '.join(c.tags)}]", ""]
     return out
 
 
