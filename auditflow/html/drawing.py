@@ -190,38 +190,51 @@ def checker_observations(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _choose(observations: list[dict[str, Any]], rule: str | None) -> dict[str, Any] | None:
+def _about(o: dict[str, Any], target: Mapping[str, Any] | None) -> bool:
+    """Whether the observation checked the fact the answer is about (the result's ``fact``; else F1,
+    the queried fact of a structured query)."""
+    handle = o["obs"].get("fact")
+    if not target:
+        return handle == "F1"
+    known = o["handles"].get(handle, {}) if isinstance(handle, str) else {}
+    return known.get("concept") == target.get("concept") and str(known.get("period")) == str(target.get("period"))
+
+
+def _choose(observations: list[dict[str, Any]], rule: str | None,
+            target: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
     """The observation that shows the case's rule best: the case's rule first, a definite outcome
-    (violation, then consistent) before not applicable, the queried fact (F1) before others, then order."""
+    (violation, then consistent) before not applicable, the fact the answer is about before others,
+    then order."""
     if not observations:
         return None
 
     def rank(ix: tuple[int, dict[str, Any]]) -> tuple:
         i, o = ix
-        return (o["rule"] != rule, _OUTCOME_RANK.get(o["obs"].get("outcome"), 2),
-                o["obs"].get("fact") != "F1", i)
+        return (o["rule"] != rule, _OUTCOME_RANK.get(o["obs"].get("outcome"), 2), not _about(o, target), i)
 
     return min(enumerate(observations), key=rank)[1]
 
 
 def drawing_from_result(result: Mapping[str, Any], rule: str | None) -> dict[str, Any] | None:
     """The drawing of the check the auditors ran for ``rule`` (the case's family), from their transcripts."""
-    chosen = _choose(checker_observations(result), rule)
+    target = result.get("fact") if isinstance(result.get("fact"), Mapping) else None
+    chosen = _choose(checker_observations(result), rule, target)
     if chosen is None:
         return None
     obs, handles = chosen["obs"], chosen["handles"]
     query = result.get("query") if isinstance(result.get("query"), Mapping) else {}
     total_handle = obs.get("total") or obs.get("fact")
     known = handles.get(total_handle, {}) if isinstance(total_handle, str) else {}
-    is_query = total_handle == "F1"
-    total = {"fact": total_handle, "concept": known.get("concept") or (query.get("concept") if is_query else ""),
-             "period": known.get("period") or (query.get("period") if is_query else ""),
-             "dims": known.get("dimensions") if known.get("dimensions") else (query.get("dimensions") if is_query else {})}
+    # a handle no earlier result named: the answer's fact, or the structured query's (F1)
+    fallback = (target or {}) if total_handle == obs.get("fact") and target else query if total_handle == "F1" else {}
+    total = {"fact": total_handle, "concept": known.get("concept") or fallback.get("concept") or "",
+             "period": known.get("period") or fallback.get("period") or "",
+             "dims": known.get("dimensions") or fallback.get("dimensions") or {}}
     evidence = [{**handles.get(e.get("fact"), {}), **e} if isinstance(e, Mapping) else e
                 for e in obs.get("evidence") or ()]
     d = drawing(chosen["rule"], outcome=str(obs.get("outcome") or ""), code=obs.get("code"),
                 reported=obs.get("reported"), expected=obs.get("expected"), tolerance=obs.get("tolerance"),
-                statement=obs.get("statement"), evidence=evidence, total=total, focus=("F1",),
+                statement=obs.get("statement"), evidence=evidence, total=total, focus=(str(obs.get("fact") or ""),),
                 reason=str(obs.get("reason") or ""), note=str(obs.get("note") or ""), list_entry=chosen["list_line"])
     if d is not None:
         d["source"] = f"{chosen['role']} auditor's {chosen['tool']}"

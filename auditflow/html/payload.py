@@ -28,7 +28,7 @@ def case_info(case: AuditCase) -> dict[str, Any]:
         "id": case.id, "description": case.description, "tags": list(case.tags), "rule": case.rule,
         "filing": case.filing, "line": case.line,
         "query": {"concept": q.concept, "period": q.period, "dimensions": {a: m for a, m in q.dimensions},
-                  "rule_hint": q.rule_hint},
+                  "rule_hint": q.rule_hint, "form": getattr(q, "form", "structured"), "text": getattr(q, "text", None)},
         "inject": [str(i) for i in case.inject],
     }
 
@@ -45,7 +45,7 @@ def case_payload(case: AuditCase, outcome: CaseOutcome | None) -> dict[str, Any]
     if r is not None:
         out["actual"] = {"decision": r.decision, "triggered_rules": list(r.triggered_rules),
                          "reported_value": dec_str(r.reported_value), "expected_value": dec_str(r.expected_value),
-                         "tools_called": sorted(outcome.tools)}
+                         "tools_called": sorted(outcome.tools), "fact": getattr(r, "fact", None)}
         out["result"] = r.to_json()
     return out
 

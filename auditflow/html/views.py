@@ -16,12 +16,13 @@ from auditflow.cases.labels import LABELS, ORDER, tally
 from auditflow.cases.results import cache_totals
 from auditflow.html.drawing import drawing_from_result, show
 
-COMPARED = ("decision", "triggered_rules", "reported_value", "expected_value", "tools_called")
+COMPARED = ("decision", "triggered_rules", "fact", "reported_value", "expected_value", "tools_called")
 VALUE_FIELDS = ("reported_value", "expected_value")
 # AuditResult fields the case section shows in its own place; any other top-level field is listed as is.
 SHOWN = frozenset({"query", "config", "decision", "triggered_rules", "reported_value", "expected_value",
                    "evidence_path", "credibility", "conflict", "bel", "pl", "betp", "rounds", "reports", "reviews",
-                   "transcripts", "invalid_output", "structural_failure", "fusion", "interval", "timings"})
+                   "transcripts", "invalid_output", "structural_failure", "fusion", "interval", "timings", "fact",
+                   "profile", "shuffle"})
 _SLUG = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -46,7 +47,27 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def fact_text(fact: Any) -> str:
+    """``concept @ period [axis=member] = value`` of a fact named by its parts (a case's ``fact:``, a result's)."""
+    if not isinstance(fact, Mapping):
+        return _text(fact)
+    dims = fact.get("dimensions") or {}
+    dims_text = "".join(f" [{a}={m}]" for a, m in sorted(dims.items())) if isinstance(dims, Mapping) else ""
+    value = f" = {show(fact['value'])}" if fact.get("value") is not None else ""
+    return f"{fact.get('concept') or '?'} @ {fact.get('period') or '?'}{dims_text}{value}"
+
+
+def profile_text(profile: Any) -> str:
+    """A prompt profile as ``name (sha256 prefix)``; other shapes as compact JSON."""
+    if isinstance(profile, Mapping) and profile.get("name"):
+        digest = str(profile.get("sha256") or "")[:12]
+        return f"{profile['name']} ({digest})" if digest else str(profile["name"])
+    return profile if isinstance(profile, str) else json.dumps(profile, sort_keys=True, ensure_ascii=False)
+
+
 def _shown_value(name: str, value: Any) -> str:
+    if isinstance(value, Mapping):
+        return fact_text(value)
     return show(value) if name in VALUE_FIELDS and value is not None else _text(value)
 
 
@@ -59,13 +80,14 @@ def _metric_row(name: str, t: Any) -> dict[str, Any]:
 
 
 def _profiles(entries: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Prompt profiles named by the results (any top-level result field whose name starts with ``prompt``)."""
+    """Prompt profiles the results name (``profile``, or any field whose name starts with ``prompt``)."""
     seen: dict[str, None] = {}
     for e in entries:
         result = (e.get("payload") or {}).get("result") or {}
+        if result.get("profile"):
+            seen[profile_text(result["profile"])] = None
         for key in sorted(k for k in result if str(k).startswith("prompt")):
-            value = result[key]
-            seen[f"{key}: {value if isinstance(value, str) else json.dumps(value, sort_keys=True)}"] = None
+            seen[f"{key}: {profile_text(result[key])}"] = None
     return list(seen)
 
 
@@ -227,7 +249,11 @@ def case_view(entry: Mapping[str, Any], anchor: str) -> dict[str, Any]:
         "passed": bool(entry.get("passed")), "verdict_right": bool(entry.get("verdict_right")),
         "tags": list(info.get("tags") or ()), "description": info.get("description") or "",
         "filing": info.get("filing") or entry.get("filing") or "",
-        "query": {"concept": query.get("concept") or entry.get("concept") or "",
+        "profile": profile_text(result["profile"]) if result.get("profile") else "",
+        "shuffle": "" if result.get("shuffle") is None else str(result.get("shuffle")),
+        "fact": fact_text(result["fact"]) if isinstance(result.get("fact"), Mapping) else "",
+        "query": {"form": query.get("form") or "structured", "text": query.get("text") or "",
+                  "concept": query.get("concept") or entry.get("concept") or "",
                   "period": query.get("period") or entry.get("period") or "",
                   "dims": ", ".join(f"{a}={m}" for a, m in sorted(dims.items())) if isinstance(dims, Mapping) else _text(dims),
                   "rule_hint": query.get("rule_hint") or ""},

@@ -123,17 +123,18 @@ def test_templates_tolerate_result_fields_they_do_not_know(suite) -> None:
     from auditflow.html.render import render_suite
 
     html = suite["html"].read_text(encoding="utf-8")
-    assert "none recorded in the results" in html
+    assert '<dd data-metric="profile">' in html
     entry = {"key": "x::c", "config": "full", "rule": "0126", "label": "A", "passed": True, "verdict_right": True,
              "case_id": "c", "file": "x", "model": "m",
              "payload": {"case": {"id": "c"}, "expect": {"decision": "consistent"},
                          "actual": {"decision": "consistent"}, "mismatches": [],
-                         "result": {"decision": "consistent", "prompt_profile": {"name": "terse", "sha256": "ab12"},
+                         "result": {"decision": "consistent", "profile": {"name": "terse", "sha256": "ab12cd34ef56ab"},
+                                    "prompt_extra": "x",
                                     "evidence_path": [{"tool": "get_fact", "facts": [{"concept": "us-gaap:Assets",
                                                        "period": "2024-12-31", "value": "1"}], "new_field": 3}],
                                     "something_new": [1, 2]}}}
     out = render_suite([entry], title="t", settings={})
-    assert "prompt_profile: {&#34;name&#34;: &#34;terse&#34;, &#34;sha256&#34;: &#34;ab12&#34;}" in out
+    assert '<dd data-metric="profile">terse (ab12cd34ef56); prompt_extra: x</dd>' in out
     assert "something_new" in out and "new_field" in out and "us-gaap:Assets" in out
 
 
