@@ -23,6 +23,8 @@ _OUTCOME_RANK = {"violation": 0, "consistent": 1}
 _HANDLE = re.compile(r"^F[0-9]+$")
 _LIST_YEAR = re.compile(r"\((\d{4})\)")
 _ELEMENT = re.compile(r"DQC\.US\.\d{4}\.(\d+)")
+_MEMBERS_OF = re.compile(r"members of (\S+?:\S+?) add up")
+_AXES = re.compile(r"\(axes: ([^)]+)\)")
 
 # Calculation tree layout (SVG user units; the SVG scales to the page width).
 ROW, TOP, WIDTH = 24, 10, 900
@@ -171,7 +173,7 @@ def checker_observations(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         if not isinstance(transcript, Mapping):
             continue
         handles: dict[str, dict[str, Any]] = {}
-        list_line = ""
+        list_line = axes_line = ""
         for rnd in transcript.get("rounds") or ():
             for step in rnd or ():
                 call = step.get("tool_call") if isinstance(step, Mapping) else None
@@ -183,10 +185,13 @@ def checker_observations(result: Mapping[str, Any]) -> list[dict[str, Any]]:
                     rules = res.get("rules")
                     if isinstance(rules, Mapping) and isinstance(rules.get("0015"), str):
                         list_line = rules["0015"]
+                    if isinstance(rules, Mapping) and isinstance(rules.get("0117"), str):
+                        axes_line = rules["0117"]
                 if call.get("tool") in CHECKER_RULES and isinstance(res, Mapping) and res.get("outcome"):
                     out.append({"role": str(transcript.get("role") or ""), "tool": call["tool"],
                                 "rule": str(res.get("rule") or CHECKER_RULES[call["tool"]]), "obs": res,
-                                "handles": {k: dict(v) for k, v in handles.items()}, "list_line": list_line})
+                                "handles": {k: dict(v) for k, v in handles.items()}, "list_line": list_line,
+                                "axes_line": axes_line})
     return out
 
 
@@ -238,7 +243,25 @@ def drawing_from_result(result: Mapping[str, Any], rule: str | None) -> dict[str
                 reason=str(obs.get("reason") or ""), note=str(obs.get("note") or ""), list_entry=chosen["list_line"])
     if d is not None:
         d["source"] = f"{chosen['role']} auditor's {chosen['tool']}"
+        if d["kind"] == "members" and not d["axis"]:
+            d["axis"] = _axis(obs, evidence, chosen["axes_line"])
     return d
+
+
+def _axis(obs: Mapping[str, Any], evidence: list[Any], axes_line: str) -> str:
+    """The axis of a member table when the observation does not name it: from the checker's reason
+    ("the members of AXIS add up to ..."), a member fact's dimensions, or the one axis ``get_concept`` named."""
+    if m := _MEMBERS_OF.search(str(obs.get("reason") or "")):
+        return m.group(1)
+    for e in evidence:
+        dims = e.get("dimensions") if isinstance(e, Mapping) else None
+        if isinstance(dims, Mapping):
+            axes = [a for a, member in dims.items() if member == e.get("member")]
+            if len(axes) == 1:
+                return str(axes[0])
+    if (m := _AXES.search(axes_line)) and "," not in m.group(1):
+        return m.group(1).strip()
+    return ""
 
 
 # -- from a filer's finding ----------------------------------------------------------------------
