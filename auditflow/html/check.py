@@ -60,9 +60,12 @@ def what_to_fix(f: Mapping[str, Any], d: Mapping[str, Any] | None) -> str:
 
 
 def _display_filing(source: str, facts: Mapping[str, Any]) -> str:
-    """The filing's name, never an absolute path of this machine."""
-    name = facts.get("name") or ""
-    return str(name) if name else Path(source).name or source
+    """The filing's name with its folder (``acme-10k-2024/inline``), or just the name for a filing of
+    the data root's ``filings/``; never an absolute path of this machine."""
+    path = Path(source)
+    name = str(facts.get("name") or path.name or source)
+    parent = path.parent.name if path.name == name else ""
+    return f"{parent}/{name}" if parent and parent not in ("filings", "filings-rolled") else name
 
 
 def _finding(f: Mapping[str, Any], index: int, filing_anchor: str) -> dict[str, Any]:
