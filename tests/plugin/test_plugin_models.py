@@ -57,5 +57,5 @@ def test_this_repository_replays_the_local_model_by_default_without_its_runtime(
             "'-p', 'no:xdist', '-q', '-W', 'ignore::pytest.PytestAssertRewriteWarning']))")
     run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert "model local:qwen2.5-coder-1.5b (replaying recorded LLM calls), config full, record mode none" in run.stdout
+    assert "auditflow: model local:qwen2.5-coder-1.5b (replaying recorded LLM calls)" in run.stdout  # the header
     assert " 0 misses, 0 writes" in run.stdout and " 0 hits," not in run.stdout
