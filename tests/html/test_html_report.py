@@ -307,3 +307,22 @@ def test_eval_html_has_every_configuration_and_is_byte_identical(suite) -> None:
     assert len(dom.xpath(f'//details[@data-case="{FAILING_ID}"]')) == 2
     assert dom.xpath(f'//details[@data-case="{FAILING_ID}"][@data-config="no-fusion"]'
                      '//figure[@data-drawing="calc-tree"]')
+
+
+def test_case_list_sorts_and_filters_in_chromium(suite, tmp_path: Path) -> None:
+    """The page's script: choosing "failed" hides the passed cases' rows and sections; a header sorts."""
+    acting = ("<script>var f = document.querySelector('[data-filter=status]'); f.value = 'failed';"
+              "f.dispatchEvent(new Event('change'));"
+              "var h = document.querySelector('#case-list th[data-sort]'); h.click(); h.click();</script></body>")
+    page = tmp_path / "acting.html"
+    page.write_text(suite["html"].read_text(encoding="utf-8").replace("</body>", acting), encoding="utf-8")
+    dom = browse(page, tmp_path)
+    rows = dom.xpath('//table[@id="case-list"]/tbody/tr')
+    shown = [r for r in rows if "hidden" not in r.get("class", "")]
+    assert [r.get("data-status") for r in shown] == ["failed"]
+    assert _text(dom, '//span[@id="shown-count"]') == "1"
+    hidden_sections = dom.xpath('//details[contains(@class, "case")][contains(@class, "hidden")]')
+    assert len(hidden_sections) == len(rows) - 1
+    assert dom.xpath('//table[@id="case-list"]//th[1]/@aria-sort') == ["descending"]
+    ids = [r.xpath("string(td[1])").strip() for r in rows]
+    assert ids == sorted(ids, reverse=True)
