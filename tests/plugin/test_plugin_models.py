@@ -54,7 +54,7 @@ def test_this_repository_replays_the_local_model_by_default_without_its_runtime(
     """`pytest --auditflow cases/...` here: the ini's local 1.5B model, replayed, with xllamacpp unimportable."""
     code = ("import sys; sys.modules['xllamacpp'] = None; import pytest; "
             "sys.exit(pytest.main(['--auditflow', 'cases/acme-sample.case.yaml', '-p', 'no:cacheprovider', "
-            "'-p', 'no:xdist', '-q', '-W', 'ignore::pytest.PytestAssertRewriteWarning']))")
+            "'-p', 'no:xdist', '-W', 'ignore::pytest.PytestAssertRewriteWarning']))")
     run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert "auditflow: model local:qwen2.5-coder-1.5b (replaying recorded LLM calls)" in run.stdout  # the header
