@@ -207,6 +207,9 @@ class MutationTarget:
         return self.code.split(".")[2]
 
 
+MAX_STEP_DIGITS = 20  # no real amount is reported to more than this many decimal places (or rounded beyond)
+
+
 def perturbation(fact: Fact) -> Decimal:
     """PERTURBATION_STEPS units of the fact's last digit, signed so that the magnitude grows.
 
@@ -215,6 +218,8 @@ def perturbation(fact: Fact) -> Decimal:
     screens account for that).
     """
     d = decimals_value(fact.decimals)
+    if d is not None:
+        d = max(-MAX_STEP_DIGITS, min(d, MAX_STEP_DIGITS))  # a filing's decimals="122" must not make a 1E-122 step
     step = PERTURBATION_STEPS.scaleb(-d) if d is not None else PERTURBATION_STEPS
     return -step if fact.number is not None and fact.number < 0 else step
 

@@ -70,6 +70,7 @@ def plan_next(role: str, messages: list[BaseMessage], allowed: frozenset[str] | 
 
 # -- questions the auditors must resolve themselves ---------------------------------------------------
 MAX_SEARCHES = 3
+FILLER = frozenset({"total", "the", "of", "for", "and", "in", "net"})  # words a label adds that name no member
 
 
 def _words(text: str) -> str:
@@ -144,6 +145,7 @@ def search_next(role: str, question: str, seen: list[tuple[str, dict]], allowed)
                 return "search_concepts", {"text": " ".join(parts[tries:])}
             return FINAL_REPORT, _report({}, {}, "no concept of the filing carries the question's label")
         concept, member_words = match
+        member_words = " ".join(w for w in member_words.split() if w not in FILLER)
     checks = [(n, o) for n, o in seen if n in CHECKS and "error" not in o]
     target = _target_fact(role, concept, period, member_words, seen, allowed)
     if isinstance(target, tuple):

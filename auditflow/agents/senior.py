@@ -13,8 +13,10 @@ from auditflow.agents.observations import checker_results
 from auditflow.agents.profile import PromptProfile
 from auditflow.agents.reports import SeniorReview
 from auditflow.env.tools import CHECKS
+from auditflow.rules.registry import agent_rules
 
-_RULE_TOOL = {"0015": "check_sign", "0126": "check_calc_tree", "0117": "check_dim_consistency"}
+_RULE_TOOL = agent_rules()  # rule id -> the checker tool the auditors have for it (the rule registry)
+_ALL_CHECKS = ", ".join(CHECKS)
 
 
 def _families(codes) -> set[str]:
@@ -114,7 +116,7 @@ def _wording(profile: PromptProfile, searching: bool) -> dict[str, str]:
 
 def _feedback_for(me, other, source: str, profile: PromptProfile, searching: bool) -> str:
     rules = sorted(_families(set(me.triggered_rules) | set(other.triggered_rules)))
-    tools = ", ".join(_RULE_TOOL[r] for r in rules if r in _RULE_TOOL) or "check_sign, check_calc_tree, check_dim_consistency"
+    tools = ", ".join(_RULE_TOOL[r] for r in rules if r in _RULE_TOOL) or _ALL_CHECKS
     return profile.feedback["disagree"].format(
         other_decision=other.decision, other_rules=sorted(other.triggered_rules) or "none", other_reported=other.reported_value,
         other_expected=other.expected_value, my_decision=me.decision, my_rules=sorted(me.triggered_rules) or "none",
@@ -173,7 +175,7 @@ def review(reports: dict, round_no: int, found: dict | None = None, *, profile: 
     if source is not None:
         fb = {r: profile.feedback["different_facts"].format(
                   my_fact=describe_fact(checked[r]), other_fact=describe_fact(checked[o]), source=source.replace("_", " "),
-                  tools="check_sign, check_calc_tree, check_dim_consistency", **words)
+                  tools=_ALL_CHECKS, **words)
               for r, o in ((roles[0], roles[1]), (roles[1], roles[0]))}
         return SeniorReview(round_no, False, source, fb,
                             reason=f"the auditors checked different facts: {describe_fact(facts[0])} and {describe_fact(facts[1])}")

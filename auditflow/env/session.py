@@ -35,7 +35,7 @@ ROLE_TOOLS: dict[str, tuple[str, ...]] = {
     "forensic": STATIC + DYNAMIC + CHECKS,
     "single": STATIC + DYNAMIC + CHECKS,
 }
-_CHECKS_REQUIRED = ("check_sign", "check_calc_tree", "check_dim_consistency")
+_CHECKS_REQUIRED = CHECKS  # every agent rule's checker, in the tool-list order (from the rule registry)
 REQUIRED: dict[str, tuple[str, ...]] = {
     "compliance": _CHECKS_REQUIRED,
     "forensic": _CHECKS_REQUIRED + ("get_fact_history",),
