@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Run the AuditFlow cases the way the CI templates do, on any CI system or locally.
+# Run the AuditFlow cases the way the CI templates do, on any CI system or locally. Needs the plugin
+# (pip install "pytest-auditflow[test]") and this script at ci/run-cases.sh of the repository.
 #
 #   ci/run-cases.sh                 # replay only, gated on cases/baseline.json when it exists
 #   ci/run-cases.sh -k aapl         # extra arguments go to pytest
 #
 # Exit status: pytest's, except 5 ("no tests collected", e.g. a -k that matches no case) becomes 0.
+# With a baseline, a failing case that is not in it fails the run (a new failure is a regression).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +15,7 @@ args=(--auditflow cases/ -n "${AUDITFLOW_WORKERS:-auto}" --auditflow-record-mode
 if [ -f cases/baseline.json ]; then
   args+=(--auditflow-baseline=cases/baseline.json --auditflow-max-drop="${AUDITFLOW_MAX_DROP:-0}")
 fi
-pytest "${args[@]}" "$@"
+python -m pytest "${args[@]}" "$@"
 status=$?
 if [ "$status" -eq 5 ]; then
   echo "auditflow: no case selected" >&2

@@ -1,6 +1,6 @@
 """PNG charts: Joint ACC per DQC rule family by configuration, and the FinMR label breakdown.
 
-matplotlib is an optional extra (``pip install 'auditflow[charts]'``): a plotting stack is a large
+matplotlib is an optional extra (``pip install 'pytest-auditflow[charts]'``): a plotting stack is a large
 dependency for a command most runs of which only need the tables. Without it, :func:`write_charts`
 raises :class:`ChartsUnavailable` with that hint, and the caller skips the charts and says so. The
 object API (``Figure`` + the Agg canvas) is used instead of ``pyplot``: no global figure state, no
@@ -29,7 +29,7 @@ def _figure():
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise ChartsUnavailable("charts skipped: matplotlib is not installed; pip install 'auditflow[charts]' "
+        raise ChartsUnavailable("charts skipped: matplotlib is not installed; pip install 'pytest-auditflow[charts]' "
                                 "(or matplotlib) to get the PNG charts") from None
     fig = Figure(figsize=(9, 4.8), dpi=DPI)
     FigureCanvasAgg(fig)

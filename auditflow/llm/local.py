@@ -1,4 +1,4 @@
-"""The local model: Qwen2.5-Coder GGUF run in-process by ``xllamacpp`` (optional extra ``auditflow[local]``).
+"""The local model: Qwen2.5-Coder GGUF run in-process by ``xllamacpp`` (optional extra ``pytest-auditflow[local]``).
 
 :class:`LocalChatModel` is a langchain chat model that turns a conversation into one OpenAI-style
 ``handle_chat_completions`` request on an embedded llama.cpp server and returns the text as an
@@ -38,7 +38,7 @@ from auditflow.errors import AuditflowError
 from auditflow.llm.install import get_spec, model_path as installed_model_path
 
 MODEL_NAMES = ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b")
-INSTALL_EXTRA = "pip install 'auditflow[local]'"
+INSTALL_EXTRA = "pip install 'pytest-auditflow[local]'"
 
 _LOAD_LOCK = threading.Lock()  # guards the registry while a model loads
 _SERVERS: dict[str, Any] = {}  # resolved GGUF path -> xllamacpp.Server

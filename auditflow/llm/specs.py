@@ -46,7 +46,7 @@ class ProviderUnavailableError(PicklableError):
         why = f" ({cause})" if cause else ""
         super().__init__(
             f"the {provider!r} model provider needs the package {package}, which is not importable{why}. "
-            f"Install it with: pip install 'auditflow[{extra}]'"
+            f"Install it with: pip install 'pytest-auditflow[{extra}]'"
         )
         self.provider, self.package, self.extra = provider, package, extra
 

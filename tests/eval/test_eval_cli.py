@@ -94,7 +94,7 @@ def test_without_matplotlib_the_charts_are_skipped_saying_so(case_dir: Path, tmp
     monkeypatch.setitem(sys.modules, "matplotlib.backends.backend_agg", None)
     assert run(case_dir, tmp_path / "plain") == 0
     err = capsys.readouterr().err
-    assert "charts skipped" in err and "auditflow[charts]" in err
+    assert "charts skipped" in err and "pytest-auditflow[charts]" in err
     assert not list((tmp_path / "plain").glob("*.png"))
     assert "](per-rule-accuracy.png)" in (tmp_path / "plain" / "results.md").read_text()
 

@@ -73,7 +73,7 @@ def test_a_missing_package_names_the_extra(monkeypatch, spec, package, extra):
     _absent(monkeypatch, "langchain_openai", "langchain_anthropic", "langchain_huggingface")
     with pytest.raises(ProviderUnavailableError) as err:
         build_chat_model(spec)
-    assert package in str(err.value) and f"pip install 'auditflow[{extra}]'" in str(err.value)
+    assert package in str(err.value) and f"pip install 'pytest-auditflow[{extra}]'" in str(err.value)
 
 
 def test_the_local_model_missing_names_the_local_extra(monkeypatch):

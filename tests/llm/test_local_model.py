@@ -145,7 +145,7 @@ def installed_1_5b() -> Path:
     try:
         import xllamacpp  # noqa: F401
     except ImportError:
-        pytest.skip("the local model runtime is not installed: pip install 'auditflow[local]'")
+        pytest.skip("the local model runtime is not installed: pip install 'pytest-auditflow[local]'")
     path = model_path("1.5b")
     if path is None:
         pytest.skip("the local 1.5B model is not installed: run  auditflow model install 1.5b")
