@@ -20,6 +20,7 @@ from auditflow.mutations import (
     MAX_MATCHES, Mutation, MutationError, MutationTarget, apply_mutation, apply_mutations, calc_total_targets,
     exact_duplicates, member_targets, perturbation, sign_flip_targets,
 )
+from auditflow.rules.registry import agent_rules
 from auditflow.rules.runner import run_rules
 from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.loader import load_filing
@@ -203,6 +204,11 @@ def signature(finding) -> tuple:
     return (j["code"], j["concept"], j["fact_id"], j["context"], j["reported"], j["expected"])
 
 
+# The mutations target the three agent rules; the other registered rules (e.g. 0009 on a flipped share
+# count, 0004 on a perturbed Assets) would see them too, so only the agent rules are run here.
+AGENT_RULES = tuple(agent_rules())
+
+
 class RealFilings:
     """Loaded filings, their environments and unmutated reports, shared by the module's tests."""
 
@@ -213,7 +219,7 @@ class RealFilings:
     def get(self, name: str):
         if name not in self.cache:
             env = build_environment(load_filing(self.data_root / name))
-            self.cache[name] = (env, run_rules(env, data_root=self.data_root).findings)
+            self.cache[name] = (env, run_rules(env, AGENT_RULES, data_root=self.data_root).findings)
         return self.cache[name]
 
     def targets(self, name: str, rule: str) -> list[MutationTarget]:
@@ -240,7 +246,7 @@ def test_each_mutation_adds_exactly_its_one_finding(real, name, rule):
     for target in targets:
         assert target.rule == rule
         mutated = apply_mutation(env.filing, target.mutation)
-        after = run_rules(build_environment(mutated), data_root=real.data_root).findings
+        after = run_rules(build_environment(mutated), AGENT_RULES, data_root=real.data_root).findings
         added = Counter(map(signature, after)) - Counter(map(signature, before))
         assert not Counter(map(signature, before)) - Counter(map(signature, after)), target  # nothing else changes
         assert sum(added.values()) == 1, (target, added)
@@ -316,6 +322,6 @@ def test_a_fact_shown_twice_is_flipped_in_both_places(real):
     mutated = apply_mutation(env.filing, target.mutation)
     assert {mutated.fact_by_key(k).number for k in copies} == {target.reported}
     assert any(d.kind == "identical" and set(copies) <= set(d.facts) for d in mutated.duplicates)
-    after = run_rules(build_environment(mutated), data_root=real.data_root).findings
+    after = run_rules(build_environment(mutated), AGENT_RULES, data_root=real.data_root).findings
     added = Counter(map(signature, after)) - Counter(map(signature, before))
     assert [k[2] for k in added.elements()] == [copies[0]] == [target.focus]

@@ -1,4 +1,4 @@
-"""Golden results of DQC 0015 / 0117 / 0126 on the 29 real filings of the data root.
+"""Golden results of every registered DQC rule (auditflow/rules/registry.py) on the 29 real filings of the data root.
 
 ``tests/golden/real_filings.json`` holds, per filing folder (``filings/<name>`` and
 ``filings-rolled/<name>``), the sorted findings as ``[code, concept, fact_id, period, reported,
@@ -36,7 +36,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden" / "real_filings.json"
 SUBFOLDERS = ("filings", "filings-rolled")
 REGENERATE = "python tests/test_real_filings_golden.py --update"
 ABOUT = (
-    "DQC 0015/0117/0126 results on the real filings of the data root, reviewed in docs/real-filings.md. "
+    "Results of every registered DQC rule on the real filings of the data root, reviewed in docs/real-filings.md. "
     "findings: sorted [code, concept, fact_id, period, reported, expected]. Checked by "
     f"tests/test_real_filings_golden.py; regenerate with: {REGENERATE}"
 )
@@ -65,7 +65,7 @@ def summarise(report: CheckReport) -> dict:
 
 
 def run_filing(data_root: Path, key: str) -> dict:
-    """Run the three rule families on one filing folder (no taxonomy graph) and summarise."""
+    """Run every registered rule on one filing folder (no taxonomy graph) and summarise."""
     env = build_environment(data_root / key)
     return summarise(run_rules(env, RULES, data_root=data_root))
 

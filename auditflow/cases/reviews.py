@@ -17,6 +17,7 @@ from auditflow.errors import AuditflowError
 
 DEFAULT_REVIEW_DOC = Path(__file__).resolve().parents[2] / "docs" / "real-filings.md"
 VERDICTS = ("real", "artefact")
+NO_FACT = ("—", "-", "")  # a finding about a relationship (a calculation or presentation arc), not a fact
 CODE_PREFIX = "DQC.US."
 _SECTION = re.compile(r"^###\s+(?:\[)?([a-z0-9]+-10[kq]-\d{4}-\d{2}-\d{2})")
 _TABLE_VERDICT = re.compile(r"all reviewed as \*\*(real|artefact)\*\*")
@@ -34,7 +35,7 @@ class ReviewedFinding:
 
     filing: str
     code: str
-    fact_id: str
+    fact_id: str | None  # None: a finding about a relationship, not a fact (DQC 0008, 0046, 0055, ...)
     verdict: str  # "real" | "artefact"
     ref: str
 
@@ -85,7 +86,8 @@ def _row(filing: str, header: list[str], cells: list[str], table_verdict: str | 
         verdict = row["review"].split()[0].lower() if row["review"] else ""
         if verdict not in VERDICTS:
             return []
-        return [ReviewedFinding(filing, CODE_PREFIX + code, row["fact"].strip("`"), verdict,
+        fact = row["fact"].strip("`")
+        return [ReviewedFinding(filing, CODE_PREFIX + code, None if fact in NO_FACT else fact, verdict,
                                 f"{source}, {filing} #{row.get('#', '?')}")]
     facts_cell = next((v for k, v in row.items() if k.startswith("facts")), None)
     if facts_cell is None or table_verdict is None:

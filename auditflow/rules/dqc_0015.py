@@ -1,6 +1,6 @@
 """DQC.US.0015 — Negative values.
 
-Rule (docs/dqc-rules.md section 2, from the XBRL US DQC rule): a non-nil numeric fact whose concept
+Rule (docs/rules/DQC_US_0015.md, from the XBRL US DQC rule): a non-nil numeric fact whose concept
 is on the year's 0015 list N and whose value is < 0 is an error, unless it has dimensions and
   a. an explicit member's local name (lower-cased) contains a substring of S ("eliminat", ...), or
   b. an explicit member is in M, or
