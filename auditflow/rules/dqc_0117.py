@@ -1,4 +1,4 @@
-"""DQC.US.0117 — Financial Statement Tables Dimensional Cross Check (docs/dqc-rules.md section 3).
+"""DQC.US.0117 — Financial Statement Tables Dimensional Cross Check (docs/rules/DQC_US_0117.md).
 
 Implementation choices for the spec's open points (pinned by tests/rules/test_dqc_0117.py):
 
@@ -46,7 +46,7 @@ CODE_9574 = "DQC.US.0117.9574"
 CODE_10093 = "DQC.US.0117.10093"
 K = 2
 DECIMALS_CAP = 5
-VERSION = "AuditFlow DQC.US.0117 (docs/dqc-rules.md section 3)"
+VERSION = "AuditFlow DQC.US.0117 (docs/rules/DQC_US_0117.md)"
 AXES_IN_SCOPE = frozenset({
     "StatementClassOfStockAxis", "ProductOrServiceAxis", "PropertyPlantAndEquipmentByTypeAxis",
     "LongtermDebtTypeAxis", "RelatedPartyTransactionsByRelatedPartyAxis", "StatementBusinessSegmentsAxis",

@@ -1,6 +1,6 @@
 """DQC.US.0126 — FS calculation check with non-dimensional data.
 
-Rule (docs/dqc-rules.md section 4): on each face-statement presentation role (D1) that carries no
+Rule (docs/rules/DQC_US_0126.md): on each face-statement presentation role (D1) that carries no
 statement cube (D2), every calculation parent of that role must equal the weighted sum of its
 children, for the reporting period R (the period of the first dei:DocumentPeriodEndDate fact) only.
 The total must be non-dimensional and tagged with the statement's most frequent decimals (fsd);
@@ -21,10 +21,11 @@ from auditflow.rules.finding import CheckRecord, EvidenceItem, Finding, Outcome,
 from auditflow.rules.resources import load_form_lookup
 from auditflow.rules.statements import decimals_value, is_statement_role_0126, statement_cube_roles, tolerance_check
 from auditflow.xbrl.model import SUMMATION_ITEMS, Arc, Fact, Period
+from auditflow.xbrl.numbers import integral
 
 RULE = "0126"
 CODE = "DQC.US.0126.9590"
-VERSION = "AuditFlow DQC.US.0126 (docs/dqc-rules.md section 4)"
+VERSION = "AuditFlow DQC.US.0126 (docs/rules/DQC_US_0126.md)"
 CH11_CHILD = "LiabilitiesSubjectToCompromise"
 CH11_TEXT = "ReorganizationUnderChapter11OfUSBankruptcyCodeDisclosureTextBlock"
 MESSAGE = (
@@ -131,7 +132,7 @@ class _Run:
             return
         computed = sum(((a.weight if a.weight is not None else Decimal(1)) * f.number for a, f in used), Decimal(0))
         if computed == computed.to_integral_value():
-            computed = computed.quantize(Decimal(1))  # weights written 1.0 must not print as 3,833,000,000.0
+            computed = integral(computed)  # weights written 1.0 must not print as 3,833,000,000.0
         # D7: the sum carries the smallest decimals of its addends, INF counting as +infinity (min(INF, -3) = -3);
         # only when every addend is INF/missing does it fall back to the total's decimals.
         finite = [d for d in (decimals_value(f.decimals) for _, f in used) if d is not None]
