@@ -11,6 +11,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from auditflow.cli.context import EnvironmentFactory
+from auditflow.errors import InputError
 from auditflow.rules import registry
 from auditflow.rules.finding import dec_display
 from auditflow.rules.runner import CheckReport, parse_rules, run_rules
@@ -20,6 +21,8 @@ EXIT_OK, EXIT_FINDINGS = 0, 1
 
 def run_check(args) -> int:
     rules = parse_rules(args.rules)
+    if args.xlsx and not Path(args.xlsx).expanduser().resolve().parent.is_dir():  # before minutes of checking
+        raise InputError("cannot write the workpaper: its folder does not exist", path=args.xlsx)
     factory = EnvironmentFactory(args, taxonomy_graph=False, filing_graph=False)
     targets = args.filings or [None]
     reports: list[CheckReport] = []
