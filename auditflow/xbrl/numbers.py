@@ -10,6 +10,7 @@ operands, so that it can neither overflow nor silently round. See docs/reliabili
 from __future__ import annotations
 
 import decimal
+import re
 from decimal import Decimal, InvalidOperation
 
 # |adjusted exponent| of a usable number: 10^100 is far beyond any amount a filing reports (the
@@ -38,10 +39,16 @@ def usable(d: Decimal | None) -> bool:
     return d is not None and number_problem(d) is None
 
 
+# The plain form the loader normalises every value to, within the bounds: no check needed past it.
+_PLAIN = re.compile(r"-?[0-9]{1,%d}(?:\.[0-9]{1,%d})?" % (MAX_EXPONENT + 1, MAX_EXPONENT))
+
+
 def parse_number(text: str | None) -> Decimal | None:
     """The usable decimal written in ``text``, or None (not a decimal, not finite, out of range)."""
     if text is None:
         return None
+    if _PLAIN.fullmatch(text):
+        return Decimal(text)
     try:
         d = Decimal(text)
     except (InvalidOperation, ValueError, TypeError):
