@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ import pytest
 
 from auditflow.cases.errors import CaseInputError
 from auditflow.cases.labels import tally
+from auditflow.cases.models import POLICY
 from auditflow.cases.results import (
     GateResult, baseline_gate, load_baseline, min_joint_acc_gate, results_document, sorted_rows, write_results,
 )
@@ -50,6 +52,26 @@ class AuditflowReporter:
             self.other_failures.add(report.nodeid)
         if report.skipped and "auditflow" in report.keywords:
             self.skipped[report.nodeid] = _skip_reason(report)
+        if props and report.when == "call" and self._recording():
+            self._progress(f"recorded {report.nodeid} in {props.get('seconds') or 0:.1f}s: "
+                           f"{props.get('cache_writes', 0)} LLM call(s) recorded, {props.get('cache_hits', 0)} replayed "
+                           f"({len(self.rows)} case(s) done)")
+
+    def pytest_runtest_logstart(self, nodeid: str, location: tuple) -> None:
+        """Recording with a live model takes tens of seconds a case: say which case is being recorded."""
+        if self._recording() and "::" in nodeid and Path(nodeid.split("::", 1)[0]).name.endswith((".yaml", ".yml")):
+            self._progress(f"recording {nodeid} (started {time.strftime('%H:%M:%S')})")
+
+    def _recording(self) -> bool:
+        run = self.state.settings.run
+        return run.record_mode != "none" and run.model != POLICY
+
+    def _progress(self, line: str) -> None:
+        tr = self.state.config.pluginmanager.get_plugin("terminalreporter")
+        if tr is not None:
+            if tr._tw.width_of_current_line:  # after pytest's progress dots
+                tr.write("\n")
+            tr.write_line(f"auditflow: {line}")
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:

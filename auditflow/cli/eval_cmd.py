@@ -70,7 +70,8 @@ def add_eval_parser(sub) -> None:
     p.add_argument("--jobs", type=_positive, default=DEFAULT_JOBS, metavar="N",
                    help=f"cases run at once (default {DEFAULT_JOBS}; an in-process model still answers one call "
                         "at a time)")
-    p.add_argument("--no-charts", action="store_true", help="do not draw the PNG charts")
+    p.add_argument("--no-charts", action="store_true", help="do not draw the PNG charts (results.md still links "
+                                                           "them, e.g. charts drawn by an earlier run)")
     p.add_argument("--used-keys", metavar="FILE", help="write the LLM cache keys the run used to this JSON file "
                                                       "(keep them: auditflow cache prune DIR --used FILE)")
     p.add_argument("--html", metavar="PATH", help="also write a self-contained HTML report of every case (summary, "
@@ -175,8 +176,17 @@ def _write_outputs(report, run, out: Path, args, wall: float, err: Console) -> t
     from auditflow.eval.workbook import write_workbook
 
     out.mkdir(parents=True, exist_ok=True)
+    charts: list[Path] = []
+    not_drawn = None  # why the charts could not be drawn: results.md then says so instead of linking them
+    if not args.no_charts:
+        try:
+            charts = write_charts(report, out)
+        except ChartsUnavailable as exc:
+            not_drawn = str(exc)
+            err.print(f"[yellow]{escape(not_drawn)}[/yellow]")
     per_config = config_timings(report.configs, run.timings)
-    files = {"results.md": render_markdown(report), "results.json": dump_json(results_document(report)),
+    files = {"results.md": render_markdown(report, charts_not_drawn=not_drawn),
+             "results.json": dump_json(results_document(report)),
              RUN_FILE: dump_json(run_document(command=report.command, out=str(out), record_mode=args.record_mode,
                                               jobs=args.jobs, wall_seconds=wall, per_config=per_config,
                                               timings=run.timings))}
@@ -185,12 +195,7 @@ def _write_outputs(report, run, out: Path, args, wall: float, err: Console) -> t
     written = [out / name for name in files]
     write_workbook(report, per_config, out / "results.xlsx")
     written.append(out / "results.xlsx")
-    if not args.no_charts:
-        try:
-            written += write_charts(report, out)
-        except ChartsUnavailable as exc:
-            err.print(f"[yellow]{escape(str(exc))}[/yellow]")
-    return written, per_config
+    return written + charts, per_config
 
 
 def _html_collector(args, redact):

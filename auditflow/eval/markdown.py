@@ -167,8 +167,10 @@ DEFINITIONS = (
 )
 
 
-def render_markdown(report: EvalReport) -> str:
-    """The whole ``results.md``."""
+def render_markdown(report: EvalReport, *, charts_not_drawn: str | None = None) -> str:
+    """The whole ``results.md``; ``charts_not_drawn`` (why, e.g. no matplotlib) replaces the chart links."""
+    charts = ([f"Not drawn: {charts_not_drawn}", ""] if charts_not_drawn
+              else [x for name, alt in CHARTS for x in (f"![{alt}]({name})", "")])
     lines = ["# AuditFlow evaluation", "",
              "Made with this command, from the project root; re-running it on the same LLM cache reproduces this "
              "file byte for byte:", "", "```bash", report.command, "```", "", _counts(report), "",
@@ -176,7 +178,7 @@ def render_markdown(report: EvalReport) -> str:
              "## Error types and behaviour", "", *_errors(report), "",
              f"## Paired bootstrap: Joint ACC of {report.reference} against each configuration", "",
              *_comparisons(report), *_problems(report), *_skipped(report), "",
-             "## Charts", "", *(x for name, alt in CHARTS for x in (f"![{alt}]({name})", "")),
+             "## Charts", "", *charts,
              "## Definitions", "", *(f"- {d}" for d in DEFINITIONS)]
     if report.notes.strip():  # the reviewer's reading of the numbers, kept with the command that made them
         lines += ["", report.notes.strip()]

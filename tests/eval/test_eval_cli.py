@@ -96,7 +96,9 @@ def test_without_matplotlib_the_charts_are_skipped_saying_so(case_dir: Path, tmp
     err = capsys.readouterr().err
     assert "charts skipped" in err and "pytest-auditflow[charts]" in err
     assert not list((tmp_path / "plain").glob("*.png"))
-    assert "](per-rule-accuracy.png)" in (tmp_path / "plain" / "results.md").read_text()
+    md = (tmp_path / "plain" / "results.md").read_text()
+    assert ".png)" not in md  # no link to a chart that was never written
+    assert "Not drawn: charts skipped: matplotlib is not installed" in md
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -59,3 +59,24 @@ def test_this_repository_replays_the_local_model_by_default_without_its_runtime(
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert "auditflow: model local:qwen2.5-coder-1.5b (replaying recorded LLM calls)" in run.stdout  # the header
     assert " 0 misses, 0 writes" in run.stdout and " 0 hits," not in run.stdout
+
+
+POLICY_AS_A_MODEL = """
+def pytest_auditflow_make_models(config, spec, cache_dir, record_mode, case_id, stats):
+    from auditflow.agents.audit import policy_models
+    return policy_models if spec == "fake:live" else None
+"""
+
+
+def test_recording_shows_progress_case_by_case(pytester: pytest.Pytester, af_args) -> None:
+    """A live model takes tens of seconds a case: the run says which case it records, and when it is done."""
+    pytester.makeconftest(POLICY_AS_A_MODEL)
+    pytester.makefile(".case.yaml", acme=case_file(ASSETS_OK))
+    result = pytester.runpytest(*af_args, "--auditflow-model=fake:live", "--auditflow-record-mode=new_episodes",
+                                "--auditflow-cache-dir=llm-cache")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["auditflow: recording acme.case.yaml::assets-calc (started *)",
+                                 "auditflow: recorded acme.case.yaml::assets-calc in *s: 0 LLM call(s) recorded, "
+                                 "0 replayed (1 case(s) done)"])
+    replay = pytester.runpytest(*af_args, "--auditflow-model=fake:live", "--auditflow-cache-dir=llm-cache")
+    assert "auditflow: recording" not in replay.stdout.str()  # replay mode: nothing to report
