@@ -157,10 +157,29 @@ def case_0123():
     return b, ["DQC.US.0123.9583"]
 
 
+def _table(b: FilingBuilder, ppe="390000"):
+    from builders import AxisSpec
+    b.cube(BS_URI, "0002 - Statement - Balance Sheet", gaap("StatementTable"),
+           [gaap("Assets"), gaap("AssetsCurrent"), gaap("PropertyPlantAndEquipmentNet")],
+           [AxisSpec(gaap("PropertyPlantAndEquipmentByTypeAxis"), gaap("PropertyPlantAndEquipmentTypeDomain"),
+                     (ext("PlantMember"), ext("EquipmentMember")))])
+    b.calc(BS_URI, gaap("Assets"), [(gaap("AssetsCurrent"), 1), (gaap("PropertyPlantAndEquipmentNet"), 1)])
+    b.fact(gaap("Assets"), 1000000, FY_END)
+    b.fact(gaap("AssetsCurrent"), 600000, FY_END)
+    if ppe is not None:
+        b.fact(gaap("PropertyPlantAndEquipmentNet"), ppe, FY_END)
+    return b
+
+
+def case_0118():
+    return _table(base()), ["DQC.US.0118.9575"]
+
+
 CONFORMANCE = {
     "0004": case_0004, "0005": case_0005, "0006": case_0006, "0008": case_0008, "0009": case_0009,
     "0033": case_0033, "0036": case_0036, "0041": case_0041, "0046": case_0046, "0051": case_0051,
     "0052": case_0052, "0053": case_0053, "0054": case_0054, "0055": case_0055, "0089": case_0089, "0123": case_0123,
+    "0118": case_0118,
     # the first three rules have their own, longer suites
     "0015": "tests/rules/test_dqc_0015.py", "0117": "tests/rules/test_dqc_0117.py", "0126": "tests/rules/test_dqc_0126.py",
 }
@@ -376,3 +395,22 @@ def test_0123_with_the_equity_component_or_as_a_bdc_is_fine(data_root):
     b, _ = case_0123()
     b.fact(gaap("NetAssetValuePerShare"), 10, FY_END, {gaap("StatementClassOfStockAxis"): gaap("CommonClassAMember")})
     assert codes(run("0123", b, data_root)) == []
+
+
+def test_0118_within_tolerance_and_members_summed_for_a_missing_child(data_root):
+    r = run("0118", _table(base(), ppe="399000"), data_root)
+    assert codes(r) == [] and r.consistent == 1
+    b = _table(base(), ppe=None)
+    axis = gaap("PropertyPlantAndEquipmentByTypeAxis")
+    b.fact(gaap("PropertyPlantAndEquipmentNet"), 250000, FY_END, {axis: ext("PlantMember")})
+    b.fact(gaap("PropertyPlantAndEquipmentNet"), 150000, FY_END, {axis: ext("EquipmentMember")})
+    r = run("0118", b, data_root)
+    assert codes(r) == [] and r.consistent == 1
+
+
+def test_0118_only_the_required_context_and_the_tables_decimals(data_root):
+    b = _table(base())
+    b.fact(gaap("Assets"), 5, PRIOR_END)  # prior period: never a total
+    b.fact(gaap("AssetsCurrent"), 1, PRIOR_END)
+    r = run("0118", b, data_root)
+    assert [f.period.end.isoformat() for f in r.findings] == [FY_END]
