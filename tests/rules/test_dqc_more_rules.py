@@ -25,7 +25,8 @@ BS_URI = "http://example.com/role/BalanceSheet"
 
 
 def run(rule: str, b: FilingBuilder, data_root: Path | None):
-    return registry.get(rule).run(b.env(), Resources(data_root))
+    env = _credit_extension(b, "GainOnSaleOfWidgets") if rule == "0043" else b.env()
+    return registry.get(rule).run(env, Resources(data_root))
 
 
 def codes(result) -> list[str]:
@@ -175,11 +176,38 @@ def case_0118():
     return _table(base()), ["DQC.US.0118.9575"]
 
 
+def _cash_flow(b: FilingBuilder, total: str, child, weight: int):
+    b.role(CF_URI, "0006 - Statement - Cash Flows")
+    b.calc(CF_URI, gaap(total), [(child, weight)])
+    return b
+
+
+def _credit_extension(b: FilingBuilder, local: str):
+    from auditflow.xbrl.model import Concept
+    filing = b.filing()
+    q = ext(local)
+    filing.concepts[q] = Concept(q, balance="credit", data_type="{http://www.xbrl.org/2003/instance}monetaryItemType")
+    from auditflow.graphs.environment import build_environment
+    return build_environment(filing)
+
+
+def case_0043():
+    b = base()
+    b.fact(gaap("NetCashProvidedByUsedInOperatingActivities"), 1000, FY)
+    return _cash_flow(b, "NetCashProvidedByUsedInOperatingActivities", ext("GainOnSaleOfWidgets"), 1), ["DQC.US.0043.7488"]
+
+
+def case_0044():
+    b = base()
+    b.fact(gaap("InterestExpense"), 5000, FY)
+    return _cash_flow(b, "NetCashProvidedByUsedInFinancingActivities", gaap("InterestExpense"), -1), ["DQC.US.0044.6834"]
+
+
 CONFORMANCE = {
     "0004": case_0004, "0005": case_0005, "0006": case_0006, "0008": case_0008, "0009": case_0009,
     "0033": case_0033, "0036": case_0036, "0041": case_0041, "0046": case_0046, "0051": case_0051,
     "0052": case_0052, "0053": case_0053, "0054": case_0054, "0055": case_0055, "0089": case_0089, "0123": case_0123,
-    "0118": case_0118,
+    "0118": case_0118, "0043": case_0043, "0044": case_0044,
     # the first three rules have their own, longer suites
     "0015": "tests/rules/test_dqc_0015.py", "0117": "tests/rules/test_dqc_0117.py", "0126": "tests/rules/test_dqc_0126.py",
 }
@@ -414,3 +442,31 @@ def test_0118_only_the_required_context_and_the_tables_decimals(data_root):
     b.fact(gaap("AssetsCurrent"), 1, PRIOR_END)
     r = run("0118", b, data_root)
     assert [f.period.end.isoformat() for f in r.findings] == [FY_END]
+
+
+def test_0043_the_right_weight_and_concepts_without_a_balance_are_said(data_root):
+    b = base()
+    b.fact(gaap("NetCashProvidedByUsedInOperatingActivities"), 1000, FY)
+    _cash_flow(b, "NetCashProvidedByUsedInOperatingActivities", ext("GainOnSaleOfWidgets"), -1)
+    b.calc(CF_URI, gaap("NetCashProvidedByUsedInOperatingActivities"), [(gaap("DepreciationDepletionAndAmortization"), 1)])
+    r = run("0043", b, data_root)
+    assert codes(r) == [] and r.consistent == 1 and r.not_applicable == 1
+    assert any("1 descendants" in w and "1 of them standard" in w for w in r.warnings)
+
+
+def test_0043_stops_at_net_income_items(data_root):
+    b = base()
+    b.fact(gaap("NetCashProvidedByUsedInOperatingActivities"), 1000, FY)
+    _cash_flow(b, "NetCashProvidedByUsedInOperatingActivities", gaap("ProfitLoss"), 1)
+    b.calc(CF_URI, gaap("ProfitLoss"), [(ext("GainOnSaleOfWidgets"), 1)])
+    assert codes(run("0043", b, data_root)) == []
+
+
+def test_0044_cash_items_and_zero_values_are_fine(data_root):
+    b = base()
+    b.fact(gaap("RepaymentsOfLongTermDebt"), 5000, FY)
+    b.fact(gaap("InterestExpense"), 0, FY)
+    _cash_flow(b, "NetCashProvidedByUsedInFinancingActivities", gaap("RepaymentsOfLongTermDebt"), -1)
+    b.calc(CF_URI, gaap("NetCashProvidedByUsedInFinancingActivities"), [(gaap("InterestExpense"), -1)])
+    r = run("0044", b, data_root)
+    assert codes(r) == [] and r.consistent == 1
