@@ -110,10 +110,10 @@ def compare_rows(payload: Mapping[str, Any], entry: Mapping[str, Any]) -> list[d
     rows = []
     for name in [*COMPARED, *sorted(set(expect) - set(COMPARED))]:
         stated = name in expect
-        if not stated and name not in actual:
+        got = actual.get(name) if actual else None
+        if not stated and got in (None, [], ""):  # neither asked for nor answered
             continue
         mm = mismatched.get(name)
-        got = actual.get(name) if actual else None
         rows.append({"field": name, "stated": stated,
                      "expected": _shown_value(name, expect.get(name)) if stated else "(not stated)",
                      "actual": (_shown_value(name, got) if actual else "(no result)"),
