@@ -77,4 +77,4 @@ def model_note(run: Any) -> str:
         return "deterministic policy, no LLM"
     if run.record_mode == "none":
         return "replaying recorded LLM calls"
-    return f"calling the model for calls not recorded (record mode {run.record_mode})"
+    return "calling the model for calls not recorded" if run.record_mode != "all" else "calling the model for every call"

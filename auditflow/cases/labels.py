@@ -1,6 +1,6 @@
 """FinMR labels for one case, and the suite metrics built from them.
 
-The label follows FinAuditing's FinMR protocol in strict order (docs/mission.md):
+The label follows FinAuditing's FinMR protocol in strict order (docs/metrics.md):
 
 * **S** structural: no valid output (no valid final report, or no result at all);
 * **E** the reported (extracted) value is wrong;
@@ -16,7 +16,7 @@ state is not compared. A case *passes* when nothing it states differs: decision,
 triggered rules (as a set), both values, and the tools that must have been called.
 
 Metrics: Joint ACC = A / N, SER/EER/CER = S/E/C over N, VAcc = right verdicts / N, invalid rate
-= S / N, where N is every case that ran (FinMR's 67-case denominator; see mission.md).
+= S / N, where N is every case that ran (FinMR's 67-case denominator; see docs/metrics.md).
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The cache key: a sha256 of the canonical request, built from what changes a model's answer only.
 
-Listed in one place on purpose (docs/style.md, principle 13). In the key:
+Listed in one place on purpose, so a reviewer sees every input that can change an answer at once. In the key:
 
 * ``role`` and the model spec string;
 * the system prompt (the leading system messages) and the rest of the history, canonical: each

@@ -1,6 +1,6 @@
 """Which networks and hypercubes are face financial statements, and DQC's decimals tolerance.
 
-Shared by DQC.US.0117 and DQC.US.0126 (docs/dqc-rules.md section 1):
+Shared by DQC.US.0117 and DQC.US.0126 (docs/rules/DQC_US_0117.md, docs/rules/DQC_US_0126.md):
 
 * D1 - statement *presentation roles* for 0126 (:func:`is_statement_role_0126`);
 * D2 - statement *cubes* for 0117, which 0126 also uses to skip statements that have a table
