@@ -46,11 +46,12 @@ cases:
 FAILING_ID = "acme-assets-expected-off-by-one"
 
 
-def run_suite(project: Path, out: Path, data_root: Path | None) -> subprocess.CompletedProcess:
-    """``pytest --auditflow-html out/report.html --auditflow-json out/results.json`` in ``project``."""
+def run_suite(project: Path, out: Path, data_root: Path | None, *, html_option: bool = True) -> subprocess.CompletedProcess:
+    """``pytest [--auditflow-html out/report.html] --auditflow-json out/results.json`` in ``project``
+    (without the option, the ini's ``auditflow_html`` names the report)."""
     cmd = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider", "-q", f"--rootdir={project}",
-           f"--auditflow-html={out / 'report.html'}", f"--auditflow-json={out / 'results.json'}",
-           "-W", "ignore::pytest.PytestAssertRewriteWarning", "cases"]
+           *([f"--auditflow-html={out / 'report.html'}"] if html_option else []),
+           f"--auditflow-json={out / 'results.json'}", "-W", "ignore::pytest.PytestAssertRewriteWarning", "cases"]
     if data_root is not None:
         cmd.insert(5, f"--auditflow-data-root={data_root}")
     return subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=project)
@@ -58,7 +59,8 @@ def run_suite(project: Path, out: Path, data_root: Path | None) -> subprocess.Co
 
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory) -> dict:
-    """The sample cases and one failing case, run twice by the plugin (for the determinism check).
+    """The sample cases and one failing case, run twice by the plugin (for the determinism check),
+    once with ``--auditflow-html`` and once with the ini key ``auditflow_html``.
 
     They run in a project of their own (the sample filing and case file copied beside an ini that
     turns the plugin on with its defaults: the deterministic policy backend), so the report names
@@ -72,10 +74,10 @@ def suite(tmp_path_factory) -> dict:
     sample_cases = SAMPLE_CASES.read_text(encoding="utf-8").replace("../auditflow/samples/", "../samples/")
     (project / "cases" / SAMPLE_CASES.name).write_text(sample_cases, encoding="utf-8")
     (project / "cases" / "planted-failure.case.yaml").write_text(FAILING_CASE, encoding="utf-8")
-    (project / "pytest.ini").write_text("[pytest]\nauditflow = true\n", encoding="utf-8")
+    (project / "pytest.ini").write_text("[pytest]\nauditflow = true\nauditflow_html = b/report.html\n", encoding="utf-8")
     data_root = data_root_or_none()
-    for name in ("a", "b"):
-        r = run_suite(project, project / name, data_root)
+    for name in ("a", "b"):  # a: the command-line option (it wins over the ini); b: the ini key
+        r = run_suite(project, project / name, data_root, html_option=name == "a")
         assert (project / name / "report.html").is_file(), r.stdout + r.stderr
         assert r.returncode == 1, r.stdout + r.stderr  # the planted case fails, the others pass
     return {"html": project / "a" / "report.html", "again": project / "b" / "report.html",
