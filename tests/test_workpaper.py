@@ -49,3 +49,24 @@ def test_a_missing_folder_is_an_input_error_exit_2(tmp_path, capsys) -> None:
     assert main(["check", str(SAMPLE), "--no-taxonomy", "--xlsx", str(out)]) == 2
     err = capsys.readouterr().err
     assert "its folder does not exist" in err and "Traceback" not in err and not out.exists()
+
+
+def test_the_terminal_table_keeps_numbers_whole_and_says_what_to_fix(data_root) -> None:
+    """At 100 columns (and narrower) a number is never broken mid-digit; each finding says what to fix."""
+    import io
+    import re
+
+    from rich.console import Console
+
+    from auditflow.cases.filings import base_environment
+    from auditflow.cli.check_cmd import render_table
+    from auditflow.rules.runner import run_rules
+
+    report = run_rules(base_environment(SAMPLE), data_root=data_root)
+    for width in (100, 80):
+        console = Console(file=io.StringIO(), width=width, color_system=None)
+        render_table(console, report)
+        out = console.file.getvalue()
+        assert "226,150,000" in out and "216,150,000" in out and "10,000,000" in out, out
+        assert not re.search(r"\d,\s*$", out, re.MULTILINE), out  # no number cut at a line end
+        assert out.count("what to fix:") == len(report.findings)

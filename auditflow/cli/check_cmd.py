@@ -12,11 +12,13 @@ from rich.table import Table
 
 from auditflow.cli.context import EnvironmentFactory
 from auditflow.errors import InputError
+from auditflow.html.check import what_to_fix
 from auditflow.rules import registry
 from auditflow.rules.finding import dec_display
 from auditflow.rules.runner import CheckReport, parse_rules, run_rules
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
+NUMBER_COLS = ("reported", "expected", "difference")
 
 
 def run_check(args) -> int:
@@ -76,7 +78,10 @@ def render_table(console: Console, report: CheckReport) -> None:
             continue
         t = Table(title=f"DQC.US.{rule} {escape(registry.get(rule).title)}: {len(res.findings)} finding(s)")
         for col in ("code", "concept", "period", "dimensions", "reported", "expected", "difference"):
-            t.add_column(col, overflow="fold", justify="right" if col in ("reported", "expected", "difference") else "left")
+            if col in NUMBER_COLS:  # never broken mid-digit: a narrow terminal folds the text columns instead
+                t.add_column(col, no_wrap=True, justify="right")
+            else:
+                t.add_column(col, overflow="fold")
         for f in res.findings:
             diff = f.reported - f.expected if f.reported is not None and f.expected is not None else None
             dims = ", ".join(f"{a}={m}" for a, m in f.dimensions)
@@ -84,6 +89,7 @@ def render_table(console: Console, report: CheckReport) -> None:
         console.print(t)
         for f in res.findings:
             console.print(f"[bold][{escape(f.code)}][/bold] {escape(f.message)}")
+            console.print(f"  [green]what to fix:[/green] {escape(what_to_fix(f.to_json(), None))}")
     for w in report.to_json()["warnings"]:
         console.print(f"[yellow]warning[/yellow] {escape(w)}")
 
