@@ -9,8 +9,14 @@ rule version). Rule specifications: docs/rules/DQC_US_NNNN.md.
 """
 from __future__ import annotations
 
+import builtins
 import datetime as dt
+import hashlib
+import os
+import pickle
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
@@ -277,19 +283,65 @@ def family_keys(qnames: Iterable[QName]) -> frozenset:
     return frozenset(family_key(q) for q in qnames)
 
 
-_DECODED: dict[tuple[int, str], tuple[Any, Any]] = {}
+_DECODED: dict[tuple[str, str], Any] = {}
+CONSTANTS_CACHE_VERSION = 1
+
+
+class _BuiltinsOnly(pickle.Unpickler):
+    """Reads back only builtins (sets, tuples, dicts, strings, numbers): a cache file is data, never code."""
+
+    def find_class(self, module: str, name: str):
+        if module == "builtins" and name in ("frozenset", "set", "tuple", "list", "dict"):
+            return getattr(builtins, name)
+        raise pickle.UnpicklingError(f"the DQC constants cache may not reference {module}.{name}")
 
 
 def decoded_constant(resources: Resources, name: str, decode) -> Any:
-    """``decode(raw)`` of the 2025 constants' entry ``name``, computed once per loaded constants file
-    (the raw list is kept alive beside its decoded form, so its id cannot be reused)."""
+    """``decode(raw)`` of the 2025 constants' entry ``name`` (builtins only), computed once per process and
+    kept in AuditFlow's cache directory, so a warm ``auditflow check`` does not parse the 3 MB JSON file.
+    The cache key is the file's path, size and modification time, the entry and the decoder; a damaged
+    or unreadable cache file is ignored and rewritten."""
+    from auditflow.graphs.taxonomy_graph import default_cache_dir
     from auditflow.rules.registry import CONSTANTS_2025
 
-    raw = resources.constants(CONSTANTS_2025)[name]
-    key = (id(raw), name)
-    if key not in _DECODED:
-        _DECODED[key] = (raw, decode(raw))
-    return _DECODED[key][1]
+    if resources.data_root is None:
+        resources.constants(CONSTANTS_2025)  # raises the usual "no data root" error
+    path = (Path(resources.data_root) / CONSTANTS_2025).resolve()
+    try:
+        st = path.stat()
+    except OSError:
+        return decode(resources.constants(CONSTANTS_2025)[name])  # raises the resource error naming the file
+    ident = f"{path}|{st.st_size}|{st.st_mtime_ns}|{name}|{decode.__module__}.{decode.__qualname__}|{CONSTANTS_CACHE_VERSION}"
+    if ident in _DECODED:
+        return _DECODED[ident]
+    entry = default_cache_dir() / "dqc-constants" / f"{hashlib.sha256(ident.encode()).hexdigest()[:32]}.pickle"
+    try:
+        with entry.open("rb") as fh:
+            value = _BuiltinsOnly(fh).load()
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
+        value = decode(resources.constants(CONSTANTS_2025)[name])
+        _write(entry, value)
+    _DECODED[ident] = value
+    return value
+
+
+def _write(entry: Path, value: Any) -> None:
+    tmp = None
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".dqc-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(pickle.dumps(value, protocol=5))
+        os.replace(tmp, entry)
+        tmp = None
+    except OSError:
+        pass  # a read-only cache only costs the next run the JSON parse
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 # -- relationships ------------------------------------------------------------------------------------

@@ -74,11 +74,13 @@ def run(env, resources):
         c.skipped(None, f"not applicable: {reason}")
         return c.result()
     low, high = RANGES[focus]
+    in_scope: dict = {}  # concept -> checked or not (decided once per concept, not per fact)
     for f in env.filing.facts:
         q = f.concept
-        if q.namespace.startswith(ECD_FAMILY):
-            continue
-        if not ((is_dei(q) and q.local in DEI_ITEMS) or _is_text_block(env, q, c)):
+        if q not in in_scope:
+            in_scope[q] = not q.namespace.startswith(ECD_FAMILY) and (
+                (is_dei(q) and q.local in DEI_ITEMS) or _is_text_block(env, q, c))
+        if not in_scope[q]:
             continue
         ctx = env.filing.contexts.get(f.context_id)
         if ctx is None or ctx.period.is_instant or ctx.period.forever:

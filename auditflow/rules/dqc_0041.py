@@ -22,12 +22,12 @@ MESSAGE = (
 
 
 def _decode(raw: list) -> dict:
-    """Axis key -> (axis, default member) of the base taxonomies, from ``TAXONOMY_DEFAULTS``."""
+    """Axis key -> (axis, default member) in Clark notation, from ``TAXONOMY_DEFAULTS`` (builtins only: cached)."""
     out = {}
     for entry in raw[1:]:
-        names = [QName.from_clark(v) for v in entry[1:] if isinstance(v, str)]
+        names = [v for v in entry[1:] if isinstance(v, str)]
         if len(names) == 2:
-            out[family_key(names[0])] = (names[0], names[1])
+            out[family_key(QName.from_clark(names[0]))] = (names[0], names[1])
     return out
 
 
@@ -50,9 +50,9 @@ def run(env, resources):
         hit = base.get(family_key(a.source))
         if hit is None:
             c.skipped(None, f"{a.source} has no default in the base taxonomy", concept=a.source)
-        elif family_key(hit[1]) != family_key(a.target):
+        elif family_key(QName.from_clark(hit[1])) != family_key(a.target):
             network = env.role_definition(a.role) or a.role
-            c.violation(CODE, None, concept=a.source, role=network, axis=a.source, base_default=hit[1].local,
+            c.violation(CODE, None, concept=a.source, role=network, axis=a.source, base_default=QName.from_clark(hit[1]).local,
                         filer_default=a.target, network=network)
         else:
             c.consistent(None, concept=a.source)

@@ -470,3 +470,21 @@ def test_0044_cash_items_and_zero_values_are_fine(data_root):
     b.calc(CF_URI, gaap("NetCashProvidedByUsedInFinancingActivities"), [(gaap("InterestExpense"), -1)])
     r = run("0044", b, data_root)
     assert codes(r) == [] and r.consistent == 1
+
+
+def test_decoded_constants_are_cached_on_disk_and_a_damaged_cache_is_rewritten(data_root, tmp_path, monkeypatch):
+    import pickle
+
+    from auditflow.rules import common
+
+    monkeypatch.setenv("AUDITFLOW_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(common, "_DECODED", {})
+    first = run("0008", case_0008()[0], data_root)
+    files = list((tmp_path / "dqc-constants").glob("*.pickle"))
+    assert len(files) == 1
+    for f in files:  # a tampered entry (a pickle that names a callable) is not trusted
+        f.write_bytes(pickle.dumps(print))
+    monkeypatch.setattr(common, "_DECODED", {})
+    again = run("0008", case_0008()[0], data_root)
+    assert codes(again) == codes(first) == ["DQC.US.0008.6819"]
+    assert pickle.loads(files[0].read_bytes()) != print  # rewritten with the decoded data
