@@ -1,4 +1,4 @@
-"""Mutation tests over real filings for the registered rules with numeric checks (0004, 0009).
+"""Mutation tests over real filings for the registered rules with numeric checks (0004, 0009, 0118).
 
 For each filing, the first fact a rule checked and found consistent is perturbed (``auditflow.mutations``);
 the rule must then report that very fact, with the code of the check it failed, and nothing it reported
@@ -19,8 +19,8 @@ from auditflow.rules.finding import Outcome
 from auditflow.rules.resources import Resources
 from auditflow.xbrl.loader import load_filing
 
-FILINGS = ("filings/aapl-10k-2023-09-30", "filings/nflx-10k-2023-12-31", "filings-rolled/tol-10k-2023-10-31",
-           "filings-rolled/cch-10q-2025-06-30")
+FILINGS = ("filings/aapl-10k-2023-09-30", "filings/nflx-10k-2023-12-31", "filings/tsla-10q-2024-06-30",
+           "filings-rolled/tol-10k-2023-10-31", "filings-rolled/cch-10q-2025-06-30")
 
 
 def _sig(f) -> tuple:
@@ -28,7 +28,7 @@ def _sig(f) -> tuple:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rule", ["0004", "0009"])
+@pytest.mark.parametrize("rule", ["0004", "0009", "0118"])
 @pytest.mark.parametrize("name", FILINGS)
 def test_a_perturbed_consistent_fact_is_reported(data_root, name, rule):
     env = build_environment(load_filing(data_root / name))
@@ -38,8 +38,8 @@ def test_a_perturbed_consistent_fact_is_reported(data_root, name, rule):
     if not checked:
         pytest.skip(f"{rule} checks nothing on {name}")
     fact = env.filing.fact_by_key(checked[0].fact_id)
-    # 0004: far outside any rounding; 0009: the smaller side made larger than any share count
-    bumped = fact.number + Decimal(10) ** 12 if rule == "0004" else fact.number * 1000 + Decimal(10) ** 12
+    # 0004/0118: far outside any rounding; 0009: the smaller side made larger than any share count
+    bumped = fact.number * 1000 + Decimal(10) ** 12 if rule == "0009" else fact.number + Decimal(10) ** 12
     after = spec.run(build_environment(apply_mutation(env.filing, Mutation("set_value", fact.key, bumped))), res)
     added = Counter(map(_sig, after.findings)) - Counter(map(_sig, before.findings))
     assert not Counter(map(_sig, before.findings)) - Counter(map(_sig, after.findings))
