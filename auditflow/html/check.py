@@ -17,6 +17,7 @@ RULE_TITLES = {
     "0117": "DQC.US.0117 Dimensional aggregation on face statements",
     "0126": "DQC.US.0126 Calculation trees on statements without tables",
 }
+OPEN_UP_TO = 20  # a filing with more findings lists them collapsed (one line each), to be opened one by one
 COUNTED = ("facts", "numeric_facts", "nil_facts", "contexts", "units", "concepts", "calculation_arcs",
            "definition_arcs", "statement_roles", "duplicates")
 
@@ -103,8 +104,8 @@ def check_view(reports: Sequence[Mapping[str, Any]], facts: Sequence[Mapping[str
                            "consistent": (rep.get("consistent") or {}).get(rule, 0),
                            "not_applicable": (rep.get("not_applicable") or {}).get(rule, 0),
                            "findings": [_finding(f, i + 1, f"{anchor}-{rule}") for i, f in enumerate(fs)]})
-        filings.append({"anchor": anchor, "name": name, "facts": fac, "groups": groups,
-                        "findings": len(findings), "warnings": list(rep.get("warnings") or ())})
+        filings.append({"anchor": anchor, "name": name, "facts": fac, "groups": groups, "findings": len(findings),
+                        "open": len(findings) <= OPEN_UP_TO, "warnings": list(rep.get("warnings") or ())})
     total = sum(f["findings"] for f in filings)
     title = (f"AuditFlow check: {filings[0]['name']}" if len(filings) == 1 else f"AuditFlow check: {len(filings)} filings")
     return {"title": title, "filings": filings, "total": total, "rules": list(rules)}

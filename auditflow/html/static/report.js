@@ -72,7 +72,8 @@
     });
     document.body.classList.toggle("only", only && !!el);
     if (!el) { return; }
-    if (el.tagName === "DETAILS") { el.open = true; }
+    var details = el.tagName === "DETAILS" ? el : el.querySelector(":scope > details");
+    if (details) { details.open = true; }
     if (only) {
       el.classList.add("only-target");
       for (var p = el.parentElement; p && p !== document.body; p = p.parentElement) { p.classList.add("only-path"); }
@@ -87,7 +88,8 @@
   Array.prototype.forEach.call(document.querySelectorAll("button[data-open]"), function (b) {
     b.addEventListener("click", function () {
       var open = b.getAttribute("data-open") === "1";
-      Array.prototype.forEach.call(document.querySelectorAll("details.case:not(.hidden)"), function (d) { d.open = open; });
+      Array.prototype.forEach.call(document.querySelectorAll("details.case:not(.hidden), article.finding > details"),
+        function (d) { d.open = open; });
     });
   });
 
