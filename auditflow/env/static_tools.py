@@ -7,6 +7,7 @@ an agent never mistakes "the filer did not say" for "the taxonomy says nothing".
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -39,12 +40,16 @@ def search_concepts(ctx: ToolContext, args: dict) -> dict:
         raise ToolError("bad_arguments", "text must contain a word of the concept's name or label")
     n = names(ctx.env)
     needle, squashed = text.lower(), text.lower().replace(" ", "")
+    words = _words(text)
     scored = []
     for q, local, label, others in _search_table(ctx):
         rank = (0 if local == squashed or needle == label or needle in others else 1 if local.startswith(squashed)
                 else 2 if squashed in local else 3 if needle in label or any(needle in o for o in others) else None)
         if rank is not None:
-            scored.append((rank, len(local), n.qstr(q), q))
+            scored.append((rank, 0.0, 0.0, len(local), n.qstr(q), q))
+        elif words and (fit := _overlap(words, (label, *others)))[0] >= MIN_WORD_SHARE:
+            # most of the question's words first, then the label that is most nearly just those words
+            scored.append((4, -fit[0], -fit[1], len(local), n.qstr(q), q))
     hits = [q for *_, q in sorted(scored)]
     if ctx.env.taxonomy is not None:
         hits += [q for q in ctx.env.taxonomy.search(text, limit=limit) if q not in hits]
@@ -54,8 +59,35 @@ def search_concepts(ctx: ToolContext, args: dict) -> dict:
     out = [_hit(ctx, q, needle) for q in ctx.order(hits, "search_concepts", text, limit)]
     obs: dict[str, Any] = {"source": source(ctx), "text": text, "concepts": out, "count": len(out)}
     if not out:
-        obs["note"] = "no concept matches: try a shorter word or a synonym"
+        raise ToolError("unknown_concept", f"no concept's name or label matches {text!r}: try fewer words (the label "
+                        "alone, without the period) or a synonym")
     return obs
+
+
+STOP_WORDS = frozenset({"the", "of", "for", "and", "a", "an", "in", "on", "to", "by", "at", "as", "from", "total",
+                        "ended", "ending", "period", "months", "month", "year", "fiscal", "quarter"})
+MIN_WORD_SHARE = 0.5  # a label must hold at least half of the question's words to be shown
+
+
+def _words(text: str) -> frozenset[str]:
+    """The words of a search that can name a concept: the period phrase and filler words left out, so a
+    question typed whole ("Total net sales, year ended September 30, 2023") still finds its label."""
+    from auditflow.env.phrases import parse_period_phrase
+
+    parsed = parse_period_phrase(text)
+    rest = parsed[1] if parsed else text
+    return frozenset(w for w in re.findall(r"[a-z0-9]+", rest.lower()) if w not in STOP_WORDS and not w.isdigit())
+
+
+def _overlap(words: frozenset[str], labels) -> tuple[float, float]:
+    """(share of ``words`` a label holds, share of that label's words they are), the best label's."""
+    best = (0.0, 0.0)
+    for label in labels:
+        have = set(re.findall(r"[a-z0-9]+", label)) - STOP_WORDS
+        if have:
+            common = len(words & have)
+            best = max(best, (common / len(words), common / len(have)))
+    return best
 
 
 def _hit(ctx: ToolContext, q: QName, needle: str) -> dict[str, Any]:
@@ -64,9 +96,14 @@ def _hit(ctx: ToolContext, q: QName, needle: str) -> dict[str, Any]:
     label = label_of(ctx, q)
     hit: dict[str, Any] = {"concept": names(ctx.env).qstr(q), "label": label, "reported": _reported(ctx, q)}
     if not (label or "").lower().count(needle):
-        own = [t for t in names(ctx.env).labels.get(q, {}).values() if needle in t.lower()]
+        labels = sorted(set(names(ctx.env).labels.get(q, {}).values()))
+        own = [t for t in labels if needle in t.lower()]
+        words = _words(needle)
+        if not own and words:  # the filer's label holding most of the words (then the shortest such label)
+            fits = sorted((tuple(-x for x in _overlap(words, (t.lower(),))), t) for t in labels)
+            own = [fits[0][1]] if fits and fits[0][0][0] < 0 and fits[0][1] != label else []
         if own:
-            hit["matched_label"] = sorted(own)[0]
+            hit["matched_label"] = own[0]
     return hit
 
 

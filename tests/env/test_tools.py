@@ -121,8 +121,11 @@ def test_search_concepts_by_name_and_label(ctx):
     assert obs["concepts"] == [{"concept": "us-gaap:AccountsReceivableNetCurrent", "label": "Accounts receivable, net",
                                 "reported": True}]
     assert call(ctx, "search_concepts", text="warranty")["concepts"][0]["concept"] == "acme:WarrantyReserveCurrent"
-    none = call(ctx, "search_concepts", text="zebra crossings")
-    assert none["concepts"] == [] and "note" in none
+    # nothing matching is an error (so a model repeating the same search is stopped after two tries)
+    assert error_type(call(ctx, "search_concepts", text="zebra crossings")) == "unknown_concept"
+    # a question typed whole still finds its label: the period phrase and filler words are left out
+    whole = call(ctx, "search_concepts", text="Total accounts receivable, net as of December 31, 2024")
+    assert whole["concepts"][0]["concept"] == "us-gaap:AccountsReceivableNetCurrent"
     assert error_type(call(ctx, "search_concepts", text="   ")) == "bad_arguments"
     assert error_type(call(ctx, "search_concepts", text="assets", limit=0)) == "bad_arguments"
     assert error_type(call(ctx, "search_concepts", text="assets", limit="3")) == "bad_arguments"
