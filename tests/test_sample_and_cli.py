@@ -31,8 +31,23 @@ def test_sample_inline_and_xml_forms_report_the_same_facts():
 
 
 def run_json(capsys, *argv) -> tuple[int, dict]:
+    """The exit code and the JSON output; for ``check`` (which always lists filings) the one filing's report."""
     code = main(list(argv))
-    return code, json.loads(capsys.readouterr().out)
+    doc = json.loads(capsys.readouterr().out)
+    if argv[0] == "check":
+        assert list(doc) == ["filings"] and len(doc["filings"]) == 1
+        doc = doc["filings"][0]
+    return code, doc
+
+
+def test_check_json_has_one_shape_for_one_filing_or_several(capsys, data_root):
+    args = ("check", "--format", "json", "--data-root", str(data_root), "--no-taxonomy")
+    main([*args, str(SAMPLE)])
+    one = json.loads(capsys.readouterr().out)
+    main([*args, str(SAMPLE), str(XML_SAMPLE)])
+    two = json.loads(capsys.readouterr().out)
+    assert list(one) == list(two) == ["filings"] and (len(one["filings"]), len(two["filings"])) == (1, 2)
+    assert two["filings"][0] == one["filings"][0]
 
 
 def test_check_finds_exactly_the_planted_errors(capsys, data_root):

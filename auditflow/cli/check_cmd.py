@@ -44,7 +44,7 @@ def run_check(args) -> int:
         for r in reports:
             sys.stdout.write(render_log(r))
     elif args.format == "json":
-        doc = reports[0].to_json() if len(reports) == 1 else {"filings": [r.to_json() for r in reports]}
+        doc = {"filings": [r.to_json() for r in reports]}  # one shape for one filing or several
         json.dump(doc, sys.stdout, indent=2, sort_keys=True)
         sys.stdout.write("\n")
     else:

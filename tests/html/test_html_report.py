@@ -259,7 +259,7 @@ def test_other_drawings_in_chromium(suite, tmp_path: Path) -> None:
 
 
 def test_filer_report_in_chromium(check, tmp_path: Path) -> None:
-    findings = check["json"]["findings"]
+    findings = check["json"]["filings"][0]["findings"]
     calc = next(f for f in findings if f["rule"] == "0126")
     anchor = f"filing-1-{REAL_FILING}-0126-f1"
     dom = browse(check["html"], tmp_path, fragment=f"#only={anchor}", screenshot=tmp_path / "html-filer-finding.png",
