@@ -78,7 +78,7 @@ def test_a_missing_package_names_the_extra(monkeypatch, spec, package, extra):
 
 def test_the_local_model_missing_names_the_local_extra(monkeypatch):
     _absent(monkeypatch, "auditflow.llm.local")
-    with pytest.raises(ProviderUnavailableError, match=r"pip install 'auditflow\[local\]'"):
+    with pytest.raises(ProviderUnavailableError, match=r"pip install 'pytest-auditflow\[local\]'"):
         build_chat_model("local:qwen2.5-coder-1.5b")
 
 

@@ -130,7 +130,7 @@ def test_a_server_error_is_reported(fake_runtime, monkeypatch):
 
 def test_clear_errors_without_runtime_or_model(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "xllamacpp", None)  # import fails
-    with pytest.raises(LocalModelError, match=r"pip install 'auditflow\[local\]'"):
+    with pytest.raises(LocalModelError, match=r"pip install 'pytest-auditflow\[local\]'"):
         LocalChatModel(model_path=str(tmp_path)).check()
     monkeypatch.setenv("AUDITFLOW_MODEL_DIR", str(tmp_path / "empty"))
     with pytest.raises(LocalModelError, match="auditflow model install 0.5b"):
