@@ -203,11 +203,26 @@ def case_0044():
     return _cash_flow(b, "NetCashProvidedByUsedInFinancingActivities", gaap("InterestExpense"), -1), ["DQC.US.0044.6834"]
 
 
+def case_0062():
+    b = base()
+    b.role(CF_URI, "0006 - Statement - Cash Flows")
+    b.arcs += presentation_arcs(CF_URI, gaap("StatementOfCashFlowsAbstract"), [gaap("NetCashProvidedByUsedInOperatingActivities")])
+    return b, ["DQC.US.0062.7501"]
+
+
+def case_0095():
+    b = base()
+    b.fact(dei("EntityCommonStockSharesOutstanding"), 12150000, "2025-02-14", unit="shares", decimals=0)
+    b.fact(gaap("CommonStockSharesOutstanding"), 12150, FY_END, unit="shares", decimals=0)
+    return b, ["DQC.US.0095.9528"]
+
+
 CONFORMANCE = {
     "0004": case_0004, "0005": case_0005, "0006": case_0006, "0008": case_0008, "0009": case_0009,
     "0033": case_0033, "0036": case_0036, "0041": case_0041, "0046": case_0046, "0051": case_0051,
     "0052": case_0052, "0053": case_0053, "0054": case_0054, "0055": case_0055, "0089": case_0089, "0123": case_0123,
     "0118": case_0118, "0043": case_0043, "0044": case_0044,
+    "0062": case_0062, "0095": case_0095,
     # the first three rules have their own, longer suites
     "0015": "tests/rules/test_dqc_0015.py", "0117": "tests/rules/test_dqc_0117.py", "0126": "tests/rules/test_dqc_0126.py",
 }
@@ -488,3 +503,21 @@ def test_decoded_constants_are_cached_on_disk_and_a_damaged_cache_is_rewritten(d
     again = run("0008", case_0008()[0], data_root)
     assert codes(again) == codes(first) == ["DQC.US.0008.6819"]
     assert pickle.loads(files[0].read_bytes()) != print  # rewritten with the decoded data
+
+
+def test_0062_a_change_in_cash_without_dimensions_is_enough(data_root):
+    change = gaap("CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsPeriodIncreaseDecreaseIncludingExchangeRateEffect")
+    b, _ = case_0062()
+    b.fact(change, 0, FY, {srt("ConsolidatedEntitiesAxis"): srt("ParentCompanyMember")})
+    assert codes(run("0062", b, data_root)) == ["DQC.US.0062.7501"]
+    b.fact(change, 0, FY)
+    assert codes(run("0062", b, data_root)) == []
+
+
+def test_0095_same_scale_and_old_balance_sheet_dates_are_fine(data_root):
+    b = base()
+    b.fact(dei("EntityCommonStockSharesOutstanding"), 12150000, "2025-02-14", unit="shares", decimals=0)
+    b.fact(gaap("CommonStockSharesOutstanding"), 12000000, FY_END, unit="shares", decimals=0)
+    b.fact(gaap("CommonStockSharesOutstanding"), 12000, "2024-10-01", unit="shares", decimals=0)  # 136 days before
+    r = run("0095", b, data_root)
+    assert codes(r) == [] and r.consistent == 1
