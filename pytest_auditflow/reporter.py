@@ -52,15 +52,14 @@ class AuditflowReporter:
             self.other_failures.add(report.nodeid)
         if report.skipped and "auditflow" in report.keywords:
             self.skipped[report.nodeid] = _skip_reason(report)
+        # Recording with a live model takes tens of seconds a case: say which case is being recorded (once its
+        # setup passed, so not for a skipped case), and when it is done.
+        if self._recording() and report.when == "setup" and report.passed and "auditflow" in report.keywords:
+            self._progress(f"recording {report.nodeid} (started {time.strftime('%H:%M:%S')})")
         if props and report.when == "call" and self._recording():
             self._progress(f"recorded {report.nodeid} in {props.get('seconds') or 0:.1f}s: "
                            f"{props.get('cache_writes', 0)} LLM call(s) recorded, {props.get('cache_hits', 0)} replayed "
                            f"({len(self.rows)} case(s) done)")
-
-    def pytest_runtest_logstart(self, nodeid: str, location: tuple) -> None:
-        """Recording with a live model takes tens of seconds a case: say which case is being recorded."""
-        if self._recording() and "::" in nodeid and Path(nodeid.split("::", 1)[0]).name.endswith((".yaml", ".yml")):
-            self._progress(f"recording {nodeid} (started {time.strftime('%H:%M:%S')})")
 
     def _recording(self) -> bool:
         run = self.state.settings.run
