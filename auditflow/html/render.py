@@ -25,6 +25,12 @@ def _static(name: str) -> Markup:
     return Markup(text)
 
 
+def text_content(value: object) -> Markup:
+    """Escaped for element content only (``&``, ``<``, ``>``): quotes need no escape there, and the JSON
+    of hundreds of observations is a large share of a report (``&#34;`` is five bytes for one)."""
+    return Markup(str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -33,6 +39,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.globals.update(css=_static("report.css"), js=_static("report.js"))
+    env.filters["text"] = text_content
     return env
 
 

@@ -67,3 +67,20 @@ def test_findings() -> None:
     other = drawing_from_finding({"rule": "0004", "code": "DQC.US.0004.16", "reported": "1", "expected": "2",
                                   "evidence": [{"concept": "x:Assets", "value": "1"}]})
     assert other["kind"] == "evidence" and other["entries"][0]["concept"] == "x:Assets"
+
+
+def test_model_text_is_escaped() -> None:
+    """Model output and observations are untrusted text: no markup gets through, in content or attributes."""
+    from auditflow.html.render import render_suite
+
+    evil = '</pre><script>alert("x")</script>'
+    step = {"kind": "message", "content": evil,
+            "tool_call": {"tool": "get_fact", "arguments": {"fact": evil}, "result": {"note": evil}}}
+    entry = {"key": "f::<blink>", "config": "full", "rule": "0126", "label": "S", "passed": False, "verdict_right": False,
+             "case_id": '"><img src=x>', "file": "f", "model": "m",
+             "payload": {"case": {"id": "c", "tags": ['"><marquee>']}, "expect": {"decision": "violation"},
+                         "actual": {"decision": evil}, "mismatches": [],
+                         "result": {"decision": "violation", "transcripts": [{"role": "r", "rounds": [[step]]}]}}}
+    html = render_suite([entry], title="t", settings={})
+    assert "<script>alert" not in html and "<img" not in html and "<marquee>" not in html and "<blink>" not in html
+    assert "&lt;script&gt;alert" in html
