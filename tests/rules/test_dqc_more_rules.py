@@ -217,12 +217,19 @@ def case_0095():
     return b, ["DQC.US.0095.9528"]
 
 
+def case_0098():
+    b = base()
+    b.fact(gaap("ContractWithCustomerLiabilityRevenueRecognized"), 500000, FY)
+    b.fact(gaap("ContractWithCustomerLiability"), 300000, PRIOR_END)
+    return b, ["DQC.US.0098.9531"]
+
+
 CONFORMANCE = {
     "0004": case_0004, "0005": case_0005, "0006": case_0006, "0008": case_0008, "0009": case_0009,
     "0033": case_0033, "0036": case_0036, "0041": case_0041, "0046": case_0046, "0051": case_0051,
     "0052": case_0052, "0053": case_0053, "0054": case_0054, "0055": case_0055, "0089": case_0089, "0123": case_0123,
     "0118": case_0118, "0043": case_0043, "0044": case_0044,
-    "0062": case_0062, "0095": case_0095,
+    "0062": case_0062, "0095": case_0095, "0098": case_0098,
     # the first three rules have their own, longer suites
     "0015": "tests/rules/test_dqc_0015.py", "0117": "tests/rules/test_dqc_0117.py", "0126": "tests/rules/test_dqc_0126.py",
 }
@@ -521,3 +528,17 @@ def test_0095_same_scale_and_old_balance_sheet_dates_are_fine(data_root):
     b.fact(gaap("CommonStockSharesOutstanding"), 12000, "2024-10-01", unit="shares", decimals=0)  # 136 days before
     r = run("0095", b, data_root)
     assert codes(r) == [] and r.consistent == 1
+
+
+def test_0098_within_the_opening_balance_and_the_parts(data_root):
+    b = base()
+    b.fact(gaap("ContractWithCustomerLiabilityRevenueRecognized"), 250000, FY)
+    b.fact(gaap("ContractWithCustomerLiability"), 300000, PRIOR_END)
+    r = run("0098", b, data_root)
+    assert codes(r) == [] and r.consistent == 1
+    b = base()
+    b.fact(gaap("ContractWithCustomerLiabilityRevenueRecognized"), 500000, FY)
+    b.fact(gaap("ContractWithCustomerLiabilityCurrent"), 200000, PRIOR_END)
+    assert codes(run("0098", b, data_root)) == []  # the noncurrent part is missing: not compared
+    b.fact(gaap("ContractWithCustomerLiabilityNoncurrent"), 50000, PRIOR_END)
+    assert codes(run("0098", b, data_root)) == ["DQC.US.0098.9532"]
