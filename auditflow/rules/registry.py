@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 FORM_LOOKUP_FIRST_THREE = Path("dqc") / "common" / "rule_form_lookup_0015_0117_0126.csv"
 FORM_LOOKUP_2026 = Path("dqc") / "rules" / "lib" / "rule-form-lookup.csv"
 CONSTANTS_2025 = Path("dqc") / "common" / "dqcrt-us-2025-constants.json"
+EFFECTIVE_DATES = Path("dqc") / "common" / "effective_dates_2025build.csv"
 DQC_RULESET = "29.0.0RC2"  # the staged 2026 XULE sources' lib/version.xule
 
 
@@ -93,6 +94,13 @@ class RuleSpec:
     def name(self) -> str:
         return f"DQC.US.{self.id}"
 
+    def effective_dates(self, data_root: Path) -> dict[str, str]:
+        """Code -> the date from which DQC applies it (the ruleset's effective-date table under the data
+        root, keyed by rule element id); codes the table does not list are left out. 0015's codes carry
+        the concept's element id and are not listed per concept."""
+        table = _effective_dates(str(Path(data_root).resolve()))
+        return {code: table[eid] for code, eid in zip(self.codes, self.element_ids) if eid in table}
+
     def template(self, code: str) -> str:
         """The message template of ``code``; 0015's codes carry the concept's element id, so a code
         not listed falls back to the rule's single template."""
@@ -101,6 +109,18 @@ class RuleSpec:
         if len(self.messages) == 1:
             return next(iter(self.messages.values()))
         raise KeyError(f"{self.name} has no message template for {code}")
+
+
+@functools.lru_cache(maxsize=4)
+def _effective_dates(root: str) -> dict[str, str]:
+    import csv
+
+    path = Path(root) / EFFECTIVE_DATES
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            return {row["rule_element_id"].strip(): row["effective_date"].strip() for row in csv.DictReader(fh)}
+    except (OSError, KeyError, csv.Error) as exc:
+        raise AuditflowError(f"cannot read the DQC effective dates {path}: {exc}") from None
 
 
 _REGISTRY: dict[str, RuleSpec] = {}

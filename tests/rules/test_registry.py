@@ -112,3 +112,13 @@ def test_recompute_and_the_checkers_refuse_a_rule_that_is_not_an_agent_rule():
         recompute(None, "0004", fact)
     with pytest.raises(AuditflowError, match="not offered"):
         rule_view(None, "0004")
+
+
+def test_each_rule_knows_the_dates_its_codes_take_effect(data_root):
+    assert registry.get("0004").effective_dates(data_root)["DQC.US.0004.16"] == "2016-01-01"
+    assert registry.get("0118").effective_dates(data_root) == {"DQC.US.0118.9575": "2021-11-30"}
+    assert registry.get("0126").effective_dates(data_root) == {"DQC.US.0126.9590": "2022-05-01"}
+    for spec in registry.rules().values():  # every listed code is a date, and most codes are listed
+        dates = spec.effective_dates(data_root)
+        assert all(len(d) == 10 and d[4] == "-" for d in dates.values())
+        assert spec.id == "0015" or dates, spec.id
