@@ -263,8 +263,19 @@ def _direct_turn(env, query: AuditQuery, model, data_root, profile: PromptProfil
     return turn
 
 
+EXCERPT_CONCEPTS = 3
+
+
 def _excerpt(s: AuditSession) -> dict:
-    """What a reader of the statement would see around the fact: its history, calc neighbours, members."""
+    """What a reader of the statement would see around the fact: its history, calc neighbours, members.
+    For a question nothing resolved, the statement lines its words point to: the facts of the concepts a
+    search for the question finds (a baseline without tools still gets the page it would read)."""
+    if s.focus is None and s.searching:
+        found = s.call("search_concepts", {"text": s.query.question, "limit": EXCERPT_CONCEPTS})
+        lines = [s.call("find_facts", {"concept": c["concept"]}) for c in found.get("concepts", [])]
+        for obs in [found, *lines]:
+            obs.pop("still_required", None)
+        return {"concepts": found.get("concepts", []), "facts": lines}
     if s.focus is None:
         return {}
     out = {"history": s.call("get_fact_history", {"fact": "F1"})}
