@@ -12,7 +12,6 @@ from rich.table import Table
 
 from auditflow.cli.context import EnvironmentFactory
 from auditflow.errors import InputError
-from auditflow.html.check import what_to_fix
 from auditflow.rules import registry
 from auditflow.rules.finding import dec_display
 from auditflow.rules.runner import CheckReport, parse_rules, run_rules
@@ -65,6 +64,8 @@ def run_check(args) -> int:
 
 
 def render_table(console: Console, report: CheckReport) -> None:
+    from auditflow.html.check import what_to_fix
+
     console.rule(f"[bold]{escape(report.filing)}")
     summary = Table(title="DQC rules", show_lines=False)
     for col in ("rule", "title", "findings", "consistent", "not applicable"):

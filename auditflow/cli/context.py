@@ -33,7 +33,7 @@ def resolve_filing_arg(arg: str | None, data_root: Path | None) -> Path:
 class EnvironmentFactory:
     """Loads the taxonomy once and joins each filing to it."""
 
-    def __init__(self, args, *, taxonomy_graph: bool = True, filing_graph: bool = True) -> None:
+    def __init__(self, args, *, taxonomy_graph: bool = True, filing_graph: bool = False) -> None:
         """``taxonomy_graph=False`` keeps only the taxonomy set: the DQC rules read the filer's own
         linkbases, so ``check`` needs the packages only to report what the filing imports but we lack."""
         self.eager_graph = filing_graph

@@ -42,8 +42,31 @@ def inspect_document(env: AuditEnvironment, *, with_facts: bool) -> dict:
     return doc
 
 
+def write_graph(env: AuditEnvironment, path: str) -> None:
+    """Export the filing graph (with its bridge edges to the taxonomy) as GraphML. Node keys are the
+    graph's ``(kind, key)`` tuples written as ``kind:key``; attribute values that GraphML cannot hold
+    (None, Decimals, tuples) are written as text, and None attributes are left out."""
+    import networkx as nx
+
+    g = env.filing_graph
+    out = nx.MultiDiGraph()
+    name = {n: f"{n[0]}:{n[1]}" if isinstance(n, tuple) and len(n) == 2 else str(n) for n in g.nodes}
+    for n, attrs in g.nodes(data=True):
+        out.add_node(name[n], **_graphml_attrs(attrs))
+    for u, v, k, attrs in g.edges(keys=True, data=True):
+        out.add_edge(name[u], name[v], key=k, **_graphml_attrs(attrs))
+    nx.write_graphml(out, path)
+
+
+def _graphml_attrs(attrs: dict) -> dict:
+    return {k: v if isinstance(v, (str, int, float, bool)) else str(v) for k, v in attrs.items() if v is not None}
+
+
 def run_inspect(args) -> int:
+    # the networkx filing graph is built only when it is exported (issue 21: nothing else here reads it)
     env = EnvironmentFactory(args).build(args.filing)
+    if getattr(args, "graph", None):
+        write_graph(env, args.graph)
     doc = inspect_document(env, with_facts=args.facts)
     if args.format == "json":
         json.dump(doc, sys.stdout, indent=2, sort_keys=True)

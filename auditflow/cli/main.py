@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from auditflow import __version__
@@ -17,7 +18,10 @@ def _common(p: argparse.ArgumentParser, formats: tuple[str, ...] = ("table", "js
     p.add_argument("--format", choices=formats, default="table")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for ``argv`` (default ``sys.argv[1:]``): only the command being run gets its full
+    parser from its own module."""
+    command = _command_of(argv)
     parser = argparse.ArgumentParser(prog="auditflow", description="Verify XBRL filings the way an auditor would.")
     parser.add_argument("--version", action="version", version=f"auditflow {__version__}")
     parser.add_argument("--debug", action="store_true", help="on an error, also print the traceback")
@@ -26,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("inspect", help="show what was loaded from a filing")
     p.add_argument("filing", nargs="?", help="filing folder, zip, instance .xml or inline .htm, or a name under the data root's filings/ (default: the bundled sample)")
     p.add_argument("--facts", action="store_true", help="add every fact (JSON)")
+    p.add_argument("--graph", metavar="PATH", help="also write the networkx filing graph (facts, contexts, units, "
+                                                   "concepts, the filer's relationships, bridges) as GraphML")
     _common(p)
 
     p = sub.add_parser("check", help="run the DQC rules (all registered ones by default) on one or more filings")
@@ -60,23 +66,43 @@ def build_parser() -> argparse.ArgumentParser:
                                                       "ini's auditflow_cache_dir, else <rootdir>/.auditflow-cache)")
     _common(p)
 
-    from auditflow.cli.model_cmd import add_model_parser
-
-    add_model_parser(sub)
-    from auditflow.cli.cases_cmd import add_cases_parser
-
-    add_cases_parser(sub)
-    from auditflow.cli.eval_cmd import add_eval_parser
-
-    add_eval_parser(sub)
-    from auditflow.llm.cache_cmd import add_cache_parser
-
-    add_cache_parser(sub)
+    # The other commands' parsers live in their modules, some of which import rich, langchain or the
+    # case generator: a module is imported only when its command is the one being run (issue 21);
+    # any other command gets a stub that carries its one-line help for ``auditflow --help``.
+    for name, (module, adder) in _LAZY_COMMANDS.items():
+        if command == name:
+            getattr(importlib.import_module(module), adder)(sub)
+        else:
+            sub.add_parser(name, help=_LAZY_HELP[name])
     return parser
 
 
+# command -> (module, function adding its parser); the help lines are the ones those functions give
+_LAZY_COMMANDS = {
+    "model": ("auditflow.cli.model_cmd", "add_model_parser"),
+    "cases": ("auditflow.cli.cases_cmd", "add_cases_parser"),
+    "eval": ("auditflow.cli.eval_cmd", "add_eval_parser"),
+    "cache": ("auditflow.llm.cache_cmd", "add_cache_parser"),
+}
+_LAZY_HELP = {
+    "model": "install or show the optional local model (Qwen2.5-Coder GGUF)",
+    "cases": "audit cases: generate a FinMR-style corpus from real filings",
+    "eval": "run configurations over audit cases and report the paper's metrics",
+    "cache": "LLM call cache: statistics, and pruning of entries no run used",
+}
+
+
+def _command_of(argv: list[str] | None) -> str | None:
+    """The subcommand named on the command line: the first argument that is not an option (the
+    top-level options take no value)."""
+    for a in sys.argv[1:] if argv is None else argv:
+        if not a.startswith("-"):
+            return a
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser(argv).parse_args(argv)
     try:
         if args.command == "inspect":
             from auditflow.cli.inspect_cmd import run_inspect

@@ -40,8 +40,8 @@ class AuditEnvironment:
 
     @property
     def filing_graph(self) -> "nx.MultiDiGraph":
-        """The networkx filing graph with its bridge edges to the taxonomy (built on first use when the
-        environment was made with ``eager_graph=False``: the DQC rules read the indexes instead)."""
+        """The networkx filing graph with its bridge edges to the taxonomy, built on first use (unless the
+        environment was made with ``eager_graph=True``): the rules, tools and audits read the indexes."""
         if self._graph is None:
             self._graph = build_filing_graph(self.filing, extra_edges=[
                 (concept_node(q.clark()), ("taxonomy", t.clark()), {"rel": "bridge"}) for q, t in self.bridges.items()
@@ -132,12 +132,13 @@ def build_environment(
     *,
     taxonomy_set: "TaxonomySet | None" = None,
     taxonomy: "TaxonomyGraph | None" = None,
-    eager_graph: bool = True,
+    eager_graph: bool = False,
     filing_cache: bool | None = None,
     cache_dir: Path | None = None,
 ) -> AuditEnvironment:
-    """Load (if needed) a filing and join it to the taxonomy graph; ``eager_graph=False`` defers the
-    networkx filing graph to its first use (``auditflow check`` never needs it).
+    """Load (if needed) a filing and join it to the taxonomy graph. The networkx filing graph is built
+    on its first use (``env.filing_graph``; no check, audit or tool reads it, issue 21);
+    ``eager_graph=True`` builds it now, inside the timed build (benchmarks of the graph).
 
     A path is loaded through the on-disk filing cache (:mod:`auditflow.xbrl.filing_cache`, in
     ``cache_dir`` or the taxonomy graph's cache directory) unless ``filing_cache=False`` or

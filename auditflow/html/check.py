@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from auditflow.html.drawing import drawing_from_finding, number, show
-from auditflow.html.views import slug
 
 RULE_TITLES = {
     "0015": "DQC.US.0015 Negative values",
@@ -54,7 +53,8 @@ def what_to_fix(f: Mapping[str, Any], d: Mapping[str, Any] | None) -> str:
                 "that is wrong: the total, a child's value, a child fact missing for this period, or a calculation "
                 "weight (\u22121 for an amount that is subtracted).")
     if rule == "0117":
-        axis = (d or {}).get("axis") or "the axis"
+        axis = (d or {}).get("axis") or next((e["axis"] for e in f.get("evidence") or ()
+                                               if isinstance(e, Mapping) and e.get("axis")), "the axis")
         return (f"The member facts on {axis} add up to {expected}, the total is {reported}. Correct the total or a "
                 "member's value, or tag an amount that is not part of this total with another member or concept.")
     return "See the DQC message: it names the facts and the relationship to correct."
@@ -89,6 +89,9 @@ def _finding(f: Mapping[str, Any], index: int, filing_anchor: str) -> dict[str, 
 def check_view(reports: Sequence[Mapping[str, Any]], facts: Sequence[Mapping[str, Any]],
                rules: Sequence[str] = ()) -> dict[str, Any]:
     """``reports``: ``CheckReport.to_json()`` per filing; ``facts``: :func:`filing_facts` per filing."""
+    from auditflow.html.views import slug  # imported here: views pulls in the case model, which
+    # ``auditflow check`` without --html never needs (issue 21)
+
     if not rules:  # in the reports' order: every rule that ran
         rules = list(dict.fromkeys(r for rep in reports for r in (rep.get("checked") or {})))
     filings = []
