@@ -88,7 +88,7 @@ def render_report(rows: list[Mapping[str, Any]], *, width: int, ascii_only: bool
     for note in notes:
         say(note)
     for line in slowest_lines(rows, slowest):
-        say(line)
+        say(line, soft_wrap=True)  # a node id is one word: the terminal may wrap it, rich must not fold it
     return console.file.getvalue()  # type: ignore[attr-defined]
 
 
