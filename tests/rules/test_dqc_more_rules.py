@@ -224,12 +224,28 @@ def case_0098():
     return b, ["DQC.US.0098.9531"]
 
 
+def case_0060():
+    b = base()
+    b.fact(gaap("NetCashProvidedByUsedInFinancingActivitiesContinuingOperations"), -52100000, FY)
+    return b, ["DQC.US.0060.7495"]
+
+
+ASSET_AXIS = gaap("DefinedBenefitPlanByPlanAssetCategoriesAxis")
+
+
+def case_0073():
+    b = base()
+    b.fact(gaap("DefinedBenefitPlanBenefitObligation"), 1000000, FY_END, {ASSET_AXIS: gaap("EquitySecuritiesMember")})
+    return b, ["DQC.US.0073.7648"]
+
+
 CONFORMANCE = {
     "0004": case_0004, "0005": case_0005, "0006": case_0006, "0008": case_0008, "0009": case_0009,
     "0033": case_0033, "0036": case_0036, "0041": case_0041, "0046": case_0046, "0051": case_0051,
     "0052": case_0052, "0053": case_0053, "0054": case_0054, "0055": case_0055, "0089": case_0089, "0123": case_0123,
     "0118": case_0118, "0043": case_0043, "0044": case_0044,
     "0062": case_0062, "0095": case_0095, "0098": case_0098,
+    "0060": case_0060, "0073": case_0073,
     # the first three rules have their own, longer suites
     "0015": "tests/rules/test_dqc_0015.py", "0117": "tests/rules/test_dqc_0117.py", "0126": "tests/rules/test_dqc_0126.py",
 }
@@ -542,3 +558,19 @@ def test_0098_within_the_opening_balance_and_the_parts(data_root):
     assert codes(run("0098", b, data_root)) == []  # the noncurrent part is missing: not compared
     b.fact(gaap("ContractWithCustomerLiabilityNoncurrent"), 50000, PRIOR_END)
     assert codes(run("0098", b, data_root)) == ["DQC.US.0098.9532"]
+
+
+def test_0060_the_total_or_the_discontinued_part_is_enough(data_root):
+    for other in ("NetCashProvidedByUsedInFinancingActivities", "CashProvidedByUsedInFinancingActivitiesDiscontinuedOperations"):
+        b, _ = case_0060()
+        b.fact(gaap(other), 0, FY)
+        r = run("0060", b, data_root)
+        assert codes(r) == [] and r.consistent == 1
+
+
+def test_0073_plan_asset_items_and_extensions_are_fine(data_root):
+    b = base()
+    b.fact(gaap("DefinedBenefitPlanFairValueOfPlanAssets"), 1000000, FY_END, {ASSET_AXIS: gaap("EquitySecuritiesMember")})
+    b.fact(ext("PlanAssetsHeldAbroad"), 5, FY_END, {ASSET_AXIS: gaap("EquitySecuritiesMember")})
+    r = run("0073", b, data_root)
+    assert codes(r) == [] and r.consistent == 1
