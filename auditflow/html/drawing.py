@@ -25,10 +25,16 @@ _LIST_YEAR = re.compile(r"\((\d{4})\)")
 _ELEMENT = re.compile(r"DQC\.US\.\d{4}\.(\d+)")
 _MEMBERS_OF = re.compile(r"members of (\S+?:\S+?) add up")
 _AXES = re.compile(r"\(axes: ([^)]+)\)")
+_SLUG = re.compile(r"[^A-Za-z0-9_-]+")
 
 # Calculation tree layout (SVG user units; the SVG scales to the page width).
 ROW, TOP, WIDTH = 24, 10, 900
 CONCEPT_CHARS = 60
+
+
+def slug(text: str) -> str:
+    """An HTML id part: letters, digits, ``_`` and ``-`` only, lower case."""
+    return _SLUG.sub("-", text).strip("-").lower() or "case"
 
 
 def number(value: Any) -> Decimal | None:

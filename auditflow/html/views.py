@@ -9,12 +9,11 @@ show what is there without failing on what is new; unknown top-level fields are 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from auditflow.cases.labels import LABELS, ORDER, tally
 from auditflow.cases.results import cache_totals
-from auditflow.html.drawing import drawing_from_result, show
+from auditflow.html.drawing import drawing_from_result, show, slug
 
 COMPARED = ("decision", "triggered_rules", "fact", "reported_value", "expected_value", "tools_called")
 VALUE_FIELDS = ("reported_value", "expected_value")
@@ -23,7 +22,6 @@ SHOWN = frozenset({"query", "config", "decision", "triggered_rules", "reported_v
                    "evidence_path", "credibility", "conflict", "bel", "pl", "betp", "rounds", "reports", "reviews",
                    "transcripts", "invalid_output", "structural_failure", "fusion", "interval", "timings", "fact",
                    "profile", "shuffle"})
-_SLUG = re.compile(r"[^A-Za-z0-9_-]+")
 
 
 def pct(x: float | None) -> str:
@@ -33,10 +31,6 @@ def pct(x: float | None) -> str:
 def pretty(value: Any) -> str:
     """JSON for a reader: sorted keys, two-space indent, non-ASCII kept."""
     return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str)
-
-
-def slug(text: str) -> str:
-    return _SLUG.sub("-", text).strip("-").lower() or "case"
 
 
 def _text(value: Any) -> str:
