@@ -1,20 +1,21 @@
 """``auditflow check``: run the DQC rules on filings and report as a table, JSON or a workpaper."""
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
 
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import Progress
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from auditflow.cli.context import EnvironmentFactory
 from auditflow.errors import InputError
 from auditflow.rules import registry
 from auditflow.rules.finding import dec_display
 from auditflow.rules.runner import CheckReport, parse_rules, run_rules
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
 NUMBER_COLS = ("reported", "expected", "difference")
@@ -28,9 +29,17 @@ def run_check(args) -> int:
     targets = args.filings or [None]
     reports: list[CheckReport] = []
     facts: list[dict] = []  # for --html: what the page says about each loaded filing
-    err = Console(stderr=True)
-    with Progress(console=err, transient=True, disable=len(targets) < 2) as progress:
-        task = progress.add_task("checking filings", total=len(targets))
+    # rich (a tenth of a second to import) only where it shows something: a progress bar for
+    # several filings, the table format (issue 21)
+    if len(targets) > 1:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        progress = Progress(console=Console(stderr=True), transient=True)
+    else:
+        progress = contextlib.nullcontext(None)
+    with progress as bar:
+        task = bar.add_task("checking filings", total=len(targets)) if bar is not None else None
         for t in targets:
             env = factory.build(t)
             reports.append(run_rules(env, rules, data_root=factory.data_root))
@@ -38,7 +47,8 @@ def run_check(args) -> int:
                 from auditflow.html.check import filing_facts
 
                 facts.append(filing_facts(env))
-            progress.advance(task)
+            if bar is not None:
+                bar.advance(task)
     if args.format == "log":
         for r in reports:
             sys.stdout.write(render_log(r))
@@ -47,6 +57,8 @@ def run_check(args) -> int:
         json.dump(doc, sys.stdout, indent=2, sort_keys=True)
         sys.stdout.write("\n")
     else:
+        from rich.console import Console
+
         console = Console(width=None if sys.stdout.isatty() else 200)
         for r in reports:
             render_table(console, r)
@@ -64,6 +76,9 @@ def run_check(args) -> int:
 
 
 def render_table(console: Console, report: CheckReport) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
     from auditflow.html.check import what_to_fix
 
     console.rule(f"[bold]{escape(report.filing)}")

@@ -92,6 +92,23 @@ _LAZY_HELP = {
 }
 
 
+# Commands that load a bounded amount and exit: the collector's default policy (a young-generation
+# pass every 700 new container objects) walks the tens of thousands of facts, arcs and QNames a load
+# creates again and again, 15-25 ms of a 0.1 s run, to find almost no cycles.
+ONE_SHOT = frozenset({"check", "inspect"})
+
+
+def one_shot_gc() -> None:
+    """The garbage-collection policy of a one-shot run: what is already loaded (modules, classes) is
+    frozen out of every collection, and a young pass comes every 50,000 allocations instead of 700.
+    Collection stays on, so memory stays bounded when many filings are checked in one run."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+
+
 def _command_of(argv: list[str] | None) -> str | None:
     """The subcommand named on the command line: the first argument that is not an option (the
     top-level options take no value)."""
@@ -103,6 +120,8 @@ def _command_of(argv: list[str] | None) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser(argv).parse_args(argv)
+    if args.command in ONE_SHOT:
+        one_shot_gc()
     try:
         if args.command == "inspect":
             from auditflow.cli.inspect_cmd import run_inspect
