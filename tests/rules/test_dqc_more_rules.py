@@ -239,13 +239,27 @@ def case_0073():
     return b, ["DQC.US.0073.7648"]
 
 
+START_AXIS = gaap("RevenueRemainingPerformanceObligationExpectedTimingOfSatisfactionStartDateAxis")
+
+
+def _start(date: str):
+    from auditflow.xbrl.model import TypedMember
+    return TypedMember(date)
+
+
+def case_0076():
+    b = base()
+    b.fact(gaap("RevenueRemainingPerformanceObligation"), 1000000, FY_END, {START_AXIS: _start("2025-01-01")})
+    return b, ["DQC.US.0076.7653"]
+
+
 CONFORMANCE = {
     "0004": case_0004, "0005": case_0005, "0006": case_0006, "0008": case_0008, "0009": case_0009,
     "0033": case_0033, "0036": case_0036, "0041": case_0041, "0046": case_0046, "0051": case_0051,
     "0052": case_0052, "0053": case_0053, "0054": case_0054, "0055": case_0055, "0089": case_0089, "0123": case_0123,
     "0118": case_0118, "0043": case_0043, "0044": case_0044,
     "0062": case_0062, "0095": case_0095, "0098": case_0098,
-    "0060": case_0060, "0073": case_0073,
+    "0060": case_0060, "0073": case_0073, "0076": case_0076,
     # the first three rules have their own, longer suites
     "0015": "tests/rules/test_dqc_0015.py", "0117": "tests/rules/test_dqc_0117.py", "0126": "tests/rules/test_dqc_0126.py",
 }
@@ -573,4 +587,12 @@ def test_0073_plan_asset_items_and_extensions_are_fine(data_root):
     b.fact(gaap("DefinedBenefitPlanFairValueOfPlanAssets"), 1000000, FY_END, {ASSET_AXIS: gaap("EquitySecuritiesMember")})
     b.fact(ext("PlanAssetsHeldAbroad"), 5, FY_END, {ASSET_AXIS: gaap("EquitySecuritiesMember")})
     r = run("0073", b, data_root)
+    assert codes(r) == [] and r.consistent == 1
+
+
+def test_0076_any_duration_on_the_axis_is_enough(data_root):
+    b, _ = case_0076()
+    b.fact(gaap("RevenueRemainingPerformanceObligationExpectedTimingOfSatisfactionPeriod1"), "P1Y", FY_END,
+           {START_AXIS: _start("2025-01-01")}, unit=None, decimals=None)
+    r = run("0076", b, data_root)
     assert codes(r) == [] and r.consistent == 1
