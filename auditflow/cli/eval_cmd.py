@@ -76,6 +76,10 @@ def add_eval_parser(sub) -> None:
                                                       "(keep them: auditflow cache prune DIR --used FILE)")
     p.add_argument("--html", metavar="PATH", help="also write a self-contained HTML report of every case (summary, "
                                                   "case list, each case's evidence, transcripts, fusion and drawing)")
+    p.add_argument("--prompts", metavar="PROFILE", help="prompt profile of every row (guided, plain or a YAML file; "
+                                                        "default: each model's own); a row may set its own with +prompts=")
+    p.add_argument("--shuffle", type=int, metavar="SEED", help="present every list in an observation in a seeded "
+                                                               "permutation (a row may set its own with +shuffle=)")
     p.add_argument("--notes", metavar="FILE", help="Markdown appended verbatim to results.md (what the numbers mean); "
                                                   "part of the reproducing command")
 
@@ -110,15 +114,19 @@ def run_eval_cmd(args) -> int:
     project = find_project([Path(c) for c in args.cases])
     model = project.model(args.model)
     configs = parse_configs(args.configs, model=model)
-    if any(c.model != POLICY for c in configs):
-        _check_model(model)
+    for row_model in dict.fromkeys(c.model for c in configs if c.model != POLICY):
+        _check_model(row_model)
     cache_dir, data_root = project.cache_dir(args.cache_dir), project.data_root(args.data_root)
     case_set = collect_cases([Path(c) for c in args.cases], display=project.display)
     notes = _read_notes(args.notes)
     command = eval_command([project.display(Path(c)) for c in args.cases], configs, model=model, seed=args.seed,
                            resamples=args.bootstrap, cache_dir=project.display(cache_dir) if args.cache_dir else None,
-                           extra=["--notes", project.display(Path(args.notes))] if args.notes else ())
-    base = RunSettings(model=model, record_mode=args.record_mode, cache_dir=cache_dir, data_root=data_root)
+                           extra=[*(["--prompts", args.prompts] if args.prompts else []),
+                                  *(["--shuffle", str(args.shuffle)] if args.shuffle is not None else []),
+                                  *(["--notes", project.display(Path(args.notes))] if args.notes else [])])
+    base = RunSettings(model=model, record_mode=args.record_mode, cache_dir=cache_dir, data_root=data_root,
+                       prompts=args.prompts, shuffle=args.shuffle)
+    base.profile()  # a bad profile file is one error before anything runs
     redact = Redactor.of(cache_dir=cache_dir, data_root=data_root, rootdir=project.rootdir)
     runnable = sum(missing_requirement(kc, data_root) is None for kc in case_set.cases)
 

@@ -24,21 +24,43 @@ class EvalConfig:
     name: str
     protocol: str
     model: str
+    prompts: str | None = None  # a prompt profile (name or file) for this row; None: --prompts / the model's
+    shuffle: int | None = None  # a shuffle seed for this row; None: --shuffle
 
 
 def parse_configs(text: str, *, model: str) -> tuple[EvalConfig, ...]:
     """``full,single-agent,policy`` -> configurations in the order given (duplicates dropped).
+
+    A row may vary the model, the prompt profile or the shuffle seed of a configuration:
+    ``full@local:qwen2.5-coder-0.5b``, ``full+prompts=plain``, ``full+shuffle=1`` (combinable, the
+    whole token is the row's name), so one table compares model sizes, profiles and orders.
 
     :raises AuditflowError: an empty list or an unknown name, with the accepted names.
     """
     names = list(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
     if not names:
         raise AuditflowError(f"--configs needs at least one configuration: {', '.join(CONFIG_NAMES)}")
-    unknown = [n for n in names if n not in CONFIG_NAMES]
-    if unknown:
-        raise AuditflowError(f"unknown configuration(s) {', '.join(map(repr, unknown))} in --configs; "
-                             f"choose from {', '.join(CONFIG_NAMES)}")
-    return tuple(EvalConfig(n, "full", POLICY) if n == POLICY_CONFIG else EvalConfig(n, n, model) for n in names)
+    return tuple(_one(n, model) for n in names)
+
+
+def _one(token: str, model: str) -> EvalConfig:
+    head, *options = token.split("+")
+    base, _, row_model = head.partition("@")
+    if base not in CONFIG_NAMES:
+        raise AuditflowError(f"unknown configuration {base!r} in --configs; choose from {', '.join(CONFIG_NAMES)} "
+                             "(a row may add @MODEL, +prompts=PROFILE, +shuffle=SEED)")
+    extra: dict = {}
+    for opt in options:
+        key, _, value = opt.partition("=")
+        if key == "prompts" and value:
+            extra["prompts"] = value
+        elif key == "shuffle" and value.isdigit():
+            extra["shuffle"] = int(value)
+        else:
+            raise AuditflowError(f"{token!r} in --configs: {opt!r} is neither +prompts=PROFILE nor +shuffle=SEED")
+    if base == POLICY_CONFIG:
+        return EvalConfig(token, "full", POLICY, **extra)
+    return EvalConfig(token, base, row_model or model, **extra)
 
 
 def reference_config(configs: tuple[EvalConfig, ...]) -> str:

@@ -97,7 +97,9 @@ def run_eval(cases: Sequence[KeyedCase], configs: Sequence[EvalConfig], base: Ru
     runnable = [kc for kc in cases if not missing_requirement(kc, base.data_root)]
     loader = _FilingLoader(base.data_root)
     paths = {kc.key: loader.path_of(kc) for kc in runnable}
-    settings = {c.name: replace(base, model=c.model, config=c.protocol) for c in configs}
+    settings = {c.name: replace(base, model=c.model, config=c.protocol,
+                                prompts=c.prompts if c.prompts is not None else base.prompts,
+                                shuffle=c.shuffle if c.shuffle is not None else base.shuffle) for c in configs}
     order = {c.name: i for i, c in enumerate(configs)}
     tasks = sorted(((c, kc) for c in configs for kc in runnable),
                    key=lambda t: (paths[t[1].key], t[1].key, order[t[0].name]))

@@ -102,7 +102,7 @@ def test_without_matplotlib_the_charts_are_skipped_saying_so(case_dir: Path, tmp
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--configs", "full,fastest"], "unknown configuration(s) 'fastest'"),
+    (["--configs", "full,fastest"], "unknown configuration 'fastest'"),
     (["--configs", "full", "--model", "nonsense"], "not of the form provider:model"),
 ])
 def test_usage_errors_exit_2(case_dir: Path, tmp_path: Path, capsys, argv: list[str], message: str) -> None:

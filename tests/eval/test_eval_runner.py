@@ -84,3 +84,19 @@ def test_a_report_with_no_case_run_still_renders(case_dir: Path) -> None:
     md = render_markdown(build_report(run, cases, configs, command="auditflow eval x", seed=0, resamples=10))
     assert "**Cases:** none ran, from 1 case file." in md and "No case ran: nothing to compare." in md
     assert md.count("needs the AuditFlow data root") == 3
+
+
+def test_a_row_may_vary_the_model_the_profile_and_the_order():
+    import pytest
+
+    from auditflow.errors import AuditflowError
+    from auditflow.eval.plan import EvalConfig, parse_configs
+
+    rows = parse_configs("full,full@local:qwen2.5-coder-0.5b,full+prompts=plain,full+shuffle=1,policy", model="local:m")
+    assert rows == (EvalConfig("full", "full", "local:m"),
+                    EvalConfig("full@local:qwen2.5-coder-0.5b", "full", "local:qwen2.5-coder-0.5b"),
+                    EvalConfig("full+prompts=plain", "full", "local:m", prompts="plain"),
+                    EvalConfig("full+shuffle=1", "full", "local:m", shuffle=1),
+                    EvalConfig("policy", "full", "policy"))
+    with pytest.raises(AuditflowError, match="neither"):
+        parse_configs("full+shuffle=x", model="local:m")
