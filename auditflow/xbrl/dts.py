@@ -13,7 +13,7 @@ from typing import Callable
 from auditflow.errors import InputError, UnsafeInputError
 from auditflow.xbrl.linkbase import LinkbaseContent, read_links
 from auditflow.xbrl.model import Warning_
-from auditflow.xbrl.qname import QName
+from auditflow.xbrl.qname import QName, interned
 from auditflow.xbrl.safexml import parse_xml
 from auditflow.xbrl.schema import SchemaInfo, read_schema
 from auditflow.xbrl.source import PackageSource
@@ -109,5 +109,5 @@ class DTSWalker:
                     return q
             ns = standard_namespace_for_url(schema_loc)
             if ns and "_" in frag:
-                return QName(ns, frag.split("_", 1)[1])
+                return interned(ns, frag.split("_", 1)[1])
         return None

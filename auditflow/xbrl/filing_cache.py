@@ -43,7 +43,7 @@ from auditflow.xbrl.loader import load_filing
 from auditflow.xbrl.model import (
     Arc, Concept, Context, DuplicateSet, Fact, Label, Period, RoleType, TypedMember, Unit, Warning_,
 )
-from auditflow.xbrl.qname import QName
+from auditflow.xbrl.qname import QName, interned
 from auditflow.xbrl.source import PackageSource
 
 if TYPE_CHECKING:
@@ -250,7 +250,7 @@ def _columns(rows: list[tuple]) -> list[list]:
 
 def decode(r: dict, source: str = "") -> Filing:
     """The Filing ``encode`` was given (with ``source`` for its source path)."""
-    qs = [QName(ns, local, prefix) for ns, local, prefix in zip(*r["qnames"])]
+    qs = [interned(ns, local, prefix) for ns, local, prefix in zip(*r["qnames"])]
     qs.append(None)  # index -1
     nums = [Decimal(x) for x in r["numbers"]]
     nums.append(None)

@@ -14,7 +14,7 @@ from auditflow.errors import MalformedXBRLError
 from auditflow.xbrl.model import INF, Context, Decimals, Fact, Period, TypedMember, Unit, Warning_
 from auditflow.xbrl.numbers import short
 from auditflow.xbrl.prefix_repair import WELL_KNOWN
-from auditflow.xbrl.qname import QName
+from auditflow.xbrl.qname import QName, interned
 
 XBRLI = "http://www.xbrl.org/2003/instance"
 XBRLDI = "http://xbrl.org/2006/xbrldi"
@@ -84,7 +84,7 @@ def _qname(text: str, el: etree._Element, where: str, warnings: list[Warning_] |
                 f"the measure {text.strip()!r} uses the undeclared prefix {prefix!r}; read as {WELL_KNOWN_PREFIXES[prefix]}",
                 where, el.sourceline,
             ))
-            return QName(WELL_KNOWN_PREFIXES[prefix], text.strip().partition(":")[2], prefix)
+            return interned(WELL_KNOWN_PREFIXES[prefix], text.strip().partition(":")[2], prefix)
         raise MalformedXBRLError(str(exc), path=where, line=el.sourceline) from None
 
 
@@ -249,7 +249,7 @@ class _FactReader:
         concept = self._concepts.get(key)
         if concept is None:
             q = etree.QName(key[0])
-            concept = self._concepts[key] = QName(q.namespace or "", q.localname, key[1])
+            concept = self._concepts[key] = interned(q.namespace or "", q.localname, key[1])
         is_nil = get(_XSI_NIL) in ("true", "1")
         unit = get("unitRef")
         value: str | None

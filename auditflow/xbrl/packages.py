@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Iterable, Protocol, Union
 
 from auditflow.errors import InputError, UnresolvedReferenceError, UnsafeInputError
-from auditflow.xbrl.qname import QName, standard_prefix
+from auditflow.xbrl.qname import QName, interned, standard_prefix
 from auditflow.xbrl.safexml import parse_xml
 from auditflow.xbrl.schema import SchemaInfo, read_schema
 from auditflow.xbrl.safezip import MAX_ENTRY_BYTES, open_zip, read_member, read_regular_file
@@ -532,7 +532,7 @@ class TaxonomySet:
         elif conv is not None:
             ns = standard_namespace_for_url(url)
             if ns:
-                q = QName(ns, conv[1], standard_prefix(ns) or conv[0])
+                q = interned(ns, conv[1], standard_prefix(ns) or conv[0])
         self._locators[key] = q
         return q
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from auditflow.xbrl.model import Concept, RoleType
-from auditflow.xbrl.qname import QName
+from auditflow.xbrl.qname import QName, interned
 
 XSD = "http://www.w3.org/2001/XMLSchema"
 XBRLI = "http://www.xbrl.org/2003/instance"
@@ -56,7 +56,7 @@ def read_schema(root: etree._Element, *, location: str) -> SchemaInfo:
             dtype, group = el.get("type"), el.get("substitutionGroup")
             nsmap = el.nsmap if dtype or group else None
             c = Concept(
-                qname=QName(tns, name, prefix),
+                qname=interned(tns, name, prefix),
                 id=el.get("id"),
                 balance=el.get(_BALANCE),
                 period_type=el.get(_PERIOD_TYPE),
