@@ -131,6 +131,14 @@ def test_2_rounding_to_absurd_decimals_cannot_overflow(t):
     assert is_error is (t > 0) and allowed == power_of_ten(3, t)
 
 
+@pytest.mark.parametrize("t", [-1_000_000, 10**7])
+def test_2_the_registry_rules_tolerance_cannot_overflow_either(t):
+    from auditflow.rules.common import differs
+
+    is_error, allowed = differs(Decimal(5), Decimal(6), t)
+    assert is_error is (t > 0) and allowed == power_of_ten(2, t)
+
+
 def test_2_decimals_minus_a_million_in_a_filing_is_checked(tmp_path):
     folder = _sample(tmp_path, lambda t: t.replace('decimals="-6"', 'decimals="-1000000"').replace('decimals="0"', 'decimals="-1000000"'))
     assert _check(folder).results

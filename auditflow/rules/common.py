@@ -28,6 +28,7 @@ from auditflow.rules.finding import (
 from auditflow.rules.resources import Resources, family_key
 from auditflow.rules.statements import round_decimals
 from auditflow.xbrl.model import INF, Context, Fact, Period
+from auditflow.xbrl.numbers import power_of_ten
 from auditflow.xbrl.qname import QName, standard_prefix
 
 if TYPE_CHECKING:
@@ -141,7 +142,7 @@ def differs(a: Decimal, b: Decimal, t: int | None, k: int = 2) -> tuple[bool, De
     """DQC's tolerance test: ``|round(a, t) - round(b, t)| > k * 10^-t`` (t None: exact)."""
     if t is None:
         return a != b, Decimal(0)
-    allowed = Decimal(k).scaleb(-t)
+    allowed = power_of_ten(k, t)  # t clamped: decimals="-1000000" cannot overflow (docs/reliability.md)
     return abs(round_decimals(a, t) - round_decimals(b, t)) > allowed, allowed
 
 

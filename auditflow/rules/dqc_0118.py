@@ -17,6 +17,7 @@ from auditflow.rules.finding import dec_display
 from auditflow.rules.registry import Need, RuleSpec, register
 from auditflow.rules.statements import statement_cubes
 from auditflow.xbrl.model import Fact
+from auditflow.xbrl.numbers import integral
 
 RULE = "0118"
 CODE = "DQC.US.0118.9575"
@@ -156,7 +157,7 @@ def _check_total(c: Collector, env, statement, concept, total: Fact, arcs, valid
         return
     computed = sum((w * f.number for w, f in used), Decimal(0))
     if computed == computed.to_integral_value():
-        computed = computed.quantize(Decimal(1))
+        computed = integral(computed)  # quantize raised on sums past 28 digits
     addend_decs = [d for d in (decimals_int(f.decimals) for _, f in used) if d is not None]
     total_dec = decimals_int(total.decimals)
     finite = [d for d in (total_dec, min(addend_decs) if addend_decs else None) if d is not None]
