@@ -135,6 +135,14 @@ def long_digits(folder: Path, rng: random.Random) -> Path:
 
 
 def bad_decimals(folder: Path, rng: random.Random) -> Path:
+    """One fact's decimals made unreadable, or every fact's made absurd (so every rule's rounding meets it)."""
+    if rng.random() < 0.5:
+        value = rng.choice(["-1000000", "1000000", "99999999999999999999", "-" + "9" * 4000])
+        doc = entry_document(folder)
+        text = doc.read_text(encoding="utf-8", errors="surrogateescape")
+        doc.write_text(re.sub(r'(\sdecimals=")[^"]*(")', lambda m: m.group(1) + value + m.group(2), text),
+                       encoding="utf-8", errors="surrogateescape")
+        return folder
     _attribute(folder, rng, "decimals", rng.choice(["-1000000", "1000000", "99999999999999999999", "abc", "", "1.5",
                                                     "-" + "9" * 5000, "INF ", "inf"]))
     return folder
