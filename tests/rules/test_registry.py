@@ -45,6 +45,8 @@ def test_every_registered_rule_is_complete():
                for p in problems(spec, repo=REPO, conformance=CONFORMANCE, readme=readme)]
     assert missing == []
     assert readme_rules(readme) == set(registry.rule_ids())  # and no row for a rule that does not exist
+    rows = re.findall(r"^\| DQC\.US\.(\d{4}) \|", readme, re.MULTILINE)
+    assert len(rows) == len(set(rows)) and rows == sorted(rows)  # one row per rule, in id order
 
 
 @pytest.mark.parametrize("remove", ["doc", "conformance", "template", "readme"])
