@@ -6,6 +6,7 @@ dimensions in the same role, but the spec allows them elsewhere.
 """
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -67,22 +68,48 @@ class DimensionIndex:
     """All cubes of a filing's definition linkbase, plus the global dimension defaults."""
 
     def __init__(self, arcs: list[Arc]) -> None:
-        self._by: dict[tuple[str, str, QName], list[Arc]] = defaultdict(list)
-        self.defaults: dict[QName, QName] = {}
-        has_hc: list[Arc] = []
-        for a in arcs:
-            if a.kind != DEFINITION:
-                continue
-            if a.arcrole == DIMENSION_DEFAULT:
-                self.defaults[a.source] = a.target
-                continue
-            self._by[(a.arcrole, a.role, a.source)].append(a)
-            if a.arcrole in (ALL, NOT_ALL):
-                has_hc.append(a)
-        self.cubes: list[Cube] = [self._cube(a) for a in has_hc]
-        self.by_role: dict[str, list[Cube]] = defaultdict(list)
-        for c in self.cubes:
-            self.by_role[c.role].append(c)
+        # Built on first use (issue 21): an audit whose tools never ask about cubes, and most corpus
+        # cases are such, no longer pays for the closure of every hypercube of the filing.
+        self._arcs: list[Arc] | None = arcs
+        self._lock = threading.Lock()
+
+    @property
+    def defaults(self) -> dict[QName, QName]:
+        self._arcs is None or self._build()
+        return self._defaults
+
+    @property
+    def cubes(self) -> list[Cube]:
+        self._arcs is None or self._build()
+        return self._cubes
+
+    @property
+    def by_role(self) -> dict[str, list[Cube]]:
+        self._arcs is None or self._build()
+        return self._by_role
+
+    def _build(self) -> None:
+        with self._lock:  # tools may run in threads: one build, seen whole
+            arcs = self._arcs
+            if arcs is None:
+                return
+            self._by: dict[tuple[str, str, QName], list[Arc]] = defaultdict(list)
+            self._defaults: dict[QName, QName] = {}
+            has_hc: list[Arc] = []
+            for a in arcs:
+                if a.kind != DEFINITION:
+                    continue
+                if a.arcrole == DIMENSION_DEFAULT:
+                    self._defaults[a.source] = a.target
+                    continue
+                self._by[(a.arcrole, a.role, a.source)].append(a)
+                if a.arcrole in (ALL, NOT_ALL):
+                    has_hc.append(a)
+            self._cubes: list[Cube] = [self._cube(a) for a in has_hc]
+            self._by_role: dict[str, list[Cube]] = defaultdict(list)
+            for c in self._cubes:
+                self._by_role[c.role].append(c)
+            self._arcs = None
 
     def _children(self, arcrole: str, role: str, source: QName) -> list[Arc]:
         return sorted(self._by.get((arcrole, role, source), []), key=lambda a: a.order)
@@ -92,7 +119,7 @@ class DimensionIndex:
         cube.primary_items = {hc_arc.source} | self._descendants(hc_arc.source, hc_arc.role, {})
         hc_role = hc_arc.target_role or hc_arc.role
         for hd in self._children(HYPERCUBE_DIMENSION, hc_role, hc_arc.target):
-            axis = Axis(hd.target, default=self.defaults.get(hd.target))
+            axis = Axis(hd.target, default=self._defaults.get(hd.target))
             dd_role = hd.target_role or hc_role
             for dd in self._children(DIMENSION_DOMAIN, dd_role, hd.target):
                 axis.domains.add(dd.target)

@@ -45,13 +45,39 @@ def namespace_family(namespace: str) -> str:
     return _YEAR.sub("", namespace)
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class QName:
     """An expanded XML name. Equality ignores the prefix, as XML does."""
 
     namespace: str
     local: str
     prefix: str | None = field(default=None, compare=False, hash=False)
+
+    # Ordering by (namespace, local), as dataclass(order=True) did, without its two tuples per
+    # comparison: sorting the names of a filing made millions of these calls in a corpus run.
+    def __lt__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        ns, ons = self.namespace, other.namespace
+        return self.local < other.local if ns == ons else ns < ons
+
+    def __le__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        ns, ons = self.namespace, other.namespace
+        return self.local <= other.local if ns == ons else ns < ons
+
+    def __gt__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        ns, ons = self.namespace, other.namespace
+        return self.local > other.local if ns == ons else ns > ons
+
+    def __ge__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        ns, ons = self.namespace, other.namespace
+        return self.local >= other.local if ns == ons else ns > ons
 
     def __hash__(self) -> int:
         # The local name alone: equal QNames share it, its str hash is cached in the string, and no
