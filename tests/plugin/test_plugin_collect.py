@@ -71,11 +71,11 @@ def test_schema_errors_are_collection_errors_naming_file_line_and_field(pytester
 
 
 def test_a_bad_file_does_not_hide_the_good_ones(pytester: pytest.Pytester, af_args) -> None:
-    pytester.makefile(".case.yaml", good=case_file(ASSETS_OK), bad="auditflow: 2\ncases: []\n")
+    pytester.makefile(".case.yaml", good=case_file(ASSETS_OK), bad="auditflow: 3\ncases: []\n")
     result = pytester.runpytest(*af_args, "--continue-on-collection-errors")
     result.assert_outcomes(passed=1, errors=1)
     out = result.stdout.str()
-    assert "  bad.case.yaml:1: auditflow: must be 1" in out and "  bad.case.yaml:2: cases: needs at least 1 item" in out
+    assert "  bad.case.yaml:1: auditflow: must be one of 1, 2, got 3" in out and "  bad.case.yaml:2: cases: needs at least 1 item" in out
 
 
 def test_relative_filing_paths_are_relative_to_the_case_file(pytester: pytest.Pytester, af_args) -> None:

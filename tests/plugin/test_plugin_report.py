@@ -16,7 +16,9 @@ def test_report_counts_labels_by_rule_family(pytester: pytest.Pytester, af_args,
     result.assert_outcomes(passed=3, failed=1)
     block = report_block(result.stdout.str())
     lines = [" ".join(line.split()) for line in block.splitlines()]
-    assert "AuditFlow: 4 case(s) run, model policy (deterministic policy, no LLM), config full, record mode none" in lines
+    header = " ".join(block.split("rule family")[0].split())  # the header wraps at 100 columns
+    assert header.startswith("AuditFlow: 4 case(s) run, model policy (deterministic policy, no LLM), config full, "
+                             "prompts guided (") and "), record mode none" in header, header
     assert "rule family cases passed A S E C Joint ACC VAcc invalid" in lines
     assert "DQC.US.0015 1 1 1 0 0 0 100.0% 100.0% 0.0%" in lines
     assert "DQC.US.0126 2 1 1 0 0 1 50.0% 100.0% 0.0%" in lines
@@ -70,7 +72,11 @@ def test_json_results_hold_cases_and_aggregates(pytester: pytest.Pytester, af_ar
     pytester.runpytest(*af_args, "--auditflow-json=out/results.json")
     doc = json.loads((pytester.path / "out" / "results.json").read_text())
     assert doc["auditflow_results"] == 1
-    assert doc["settings"] == {"model": "policy", "config": "full", "record_mode": "none", "judge_model": None}
+    from auditflow.agents.profile import builtin_profile
+
+    guided = builtin_profile("guided")
+    assert doc["settings"] == {"model": "policy", "config": "full", "record_mode": "none", "judge_model": None,
+                               "prompt_profile": f"guided ({guided.sha256[:12]})", "shuffle": None}
     by_id = {c["case_id"]: c for c in doc["cases"]}
     assert [c["nodeid"] for c in doc["cases"]] == sorted(c["nodeid"] for c in doc["cases"])
     wrong = by_id["assets-wrong-expected"]

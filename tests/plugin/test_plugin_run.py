@@ -23,7 +23,9 @@ def test_a_passing_and_a_failing_case_with_its_diff(pytester: pytest.Pytester, a
         '  -expected_value: "216150001"',
         '  +expected_value: "216150000"',
         "Evidence path:",
-        '  *check_calc_tree {"fact": "F1"}: 0126: violation DQC.US.0126.9590 reported 226150000 expected 216150000*',
+        # facts named as a reader names them (concept, period, value), never by per-session handles
+        '  *check_calc_tree {"fact": "us-gaap:Assets for 2024-12-31 (226150000)"}: 0126: violation DQC.US.0126.9590 '
+        'reported 226150000 expected 216150000*',
         "Senior's diagnosis:",
         "  round 1: accepted - *",
         "FAILED acme.case.yaml::assets-wrong-expected - AuditFlow case*",
