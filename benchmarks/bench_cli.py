@@ -1,6 +1,7 @@
 """``auditflow check aapl-10k-2023-09-30 --format json`` end to end, beside Arelle's command line.
 
-    python benchmarks/bench_cli.py [--data-root DIR] [--repeat 7] [--arelle PATH/TO/arelleCmdLine] [--json out.json]
+    python benchmarks/bench_cli.py [--data-root DIR] [--repeat 7] [--arelle PATH/TO/arelleCmdLine]
+                                   [--compare OTHER_CHECKOUT] [--json out.json]
 
 Each command runs as a child process, interleaved round by round; per run the wall clock, the
 child's CPU time (user + system) and its peak resident memory (``os.wait4``'s rusage). Medians are
@@ -45,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     common_args(parser)
     parser.add_argument("--arelle", help="arelleCmdLine to measure beside (default: none)")
+    parser.add_argument("--compare", metavar="DIR", help="another checkout (e.g. a git worktree of an older commit): "
+                                                         "its auditflow check is run beside, as python -m from DIR")
     args = parser.parse_args(argv)
     data_root = data_root_of(args)
     repeat = args.repeat
@@ -59,6 +62,12 @@ def main(argv: list[str] | None = None) -> int:
         "auditflow check, as installed": (check, installed),
         "auditflow check, filing cache off": (check, installed | {"AUDITFLOW_FILING_CACHE": "off"}),
     }
+    if args.compare:
+        other = Path(args.compare).resolve()
+        old = [sys.executable, "-m", "auditflow.cli.main", *check[len(head_cmd):]]
+        tree = {"PYTHONPATH": str(other), "AUDITFLOW_CACHE_DIR": str(tmp / "cache-compare")}
+        commands[f"auditflow check at {other.name}/, as installed"] = (old, installed | tree)
+        commands[f"auditflow check at {other.name}/, filing cache off"] = (old, installed | tree | {"AUDITFLOW_FILING_CACHE": "off"})
     if args.arelle:
         instance = data_root / "filings" / APPLE / "aapl-20230930_htm.xml"
         commands["Arelle load (offline)"] = ([args.arelle, "--file", str(instance), "--internetConnectivity", "offline",

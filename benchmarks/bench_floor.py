@@ -96,7 +96,8 @@ def af_check(path: Path, data_root: Path, cache: Path, rules, filing_cache: bool
     from auditflow.xbrl.packages import TaxonomySet
 
     tset = TaxonomySet.discover(data_root)
-    env = build_environment(path, taxonomy_set=tset, taxonomy=None, filing_cache=filing_cache, cache_dir=cache)
+    env = build_environment(path, taxonomy_set=tset, taxonomy=None, filing_cache=filing_cache, cache_dir=cache,
+                            eager_graph=False)  # as check: no networkx graph (named for older trees, where it was eager)
     return len(run_rules(env, rules, data_root=data_root).findings)
 
 
