@@ -33,6 +33,19 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SESSION_KEY] = state
     if state.settings.enabled and not hasattr(config, "workerinput"):
         config.pluginmanager.register(AuditflowReporter(state), "auditflow-reporter")
+    if state.settings.enabled:
+        _batch_gc(config)
+
+
+def _batch_gc(config: pytest.Config) -> None:
+    """An audit run allocates millions of short-lived objects (facts, observations, messages): a
+    young-generation collection every 20,000 allocations instead of 700 spends less time walking
+    them (issue 21: about a tenth of a corpus run's CPU). The previous thresholds come back at the end."""
+    import gc
+
+    before = gc.get_threshold()
+    gc.set_threshold(20_000, 20, 50)
+    config.add_cleanup(lambda: gc.set_threshold(*before))
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
