@@ -20,35 +20,19 @@ AuditFlow faster).
 from __future__ import annotations
 
 import argparse
-import gc
 import io
 import json
 import statistics
 import tempfile
-import time
 import zipfile
 from pathlib import Path
 
 from _common import common_args, data_root_of, filing_dirs, fmt_s, fmt_x, load_average, machine_line, markdown_table
+from bench_load import CpuClock as Clock  # (wall, result) of a call after gc.collect(); its CPU seconds in .cpu
 from edgartools_load import import_edgartools, load_with_edgartools
 
 APPLE = "aapl-10k-2023-09-30"
 THREE = "15,117,126"
-
-
-class Clock:
-    """(wall, result) of one call after gc.collect(); the call's process CPU seconds in ``cpu``."""
-
-    def __init__(self) -> None:
-        self.cpu = 0.0
-
-    def __call__(self, fn):
-        gc.collect()
-        c, t = time.process_time(), time.perf_counter()
-        out = fn()
-        wall = time.perf_counter() - t
-        self.cpu = time.process_time() - c
-        return wall, out
 
 
 class Recorder:
