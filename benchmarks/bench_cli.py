@@ -35,7 +35,8 @@ APPLE = "aapl-10k-2023-09-30"
 
 def run(cmd: list[str], env: dict) -> dict:
     t = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # from the tree under test: ``python -m`` puts the working folder first on sys.path
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=env.get("PYTHONPATH"))
     _, status, ru = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t
     proc.returncode = os.waitstatus_to_exitcode(status)
