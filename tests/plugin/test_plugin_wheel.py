@@ -5,6 +5,8 @@ the dependencies come from the running interpreter's site-packages through a ``.
 download is needed), everything of AuditFlow's own left out. The other repository holds a copy of the
 sample filing, the starter sample cases, their recorded LLM calls and the ``ci/`` templates; then:
 
+* with no data root anywhere, the README's command replays the sample cases (they are recorded without
+  the data root too) and skips the one that needs it, saying so in one line;
 * the README's command, run there without ``AUDITFLOW_DATA_ROOT``, finds the data root beside the
   project (``../shared/data``), although the package lives in site-packages, and writes the baseline;
 * the pull-request workflow's ``run:`` commands, run as written (with the workflow's own env), pass;
@@ -130,9 +132,6 @@ def test_the_templates_pin_this_release() -> None:
 def test_ci_templates_in_another_repository(wheel_dir: Path, venv: Path, data_root: Path, tmp_path: Path) -> None:
     work = tmp_path / "work"
     repo = _other_repository(work)
-    (work / "shared").mkdir()
-    (work / "shared" / "data").symlink_to(data_root, target_is_directory=True)  # ../shared/data beside it
-    (work / "auditflow-data").symlink_to(data_root, target_is_directory=True)  # where the workflow restores it
     job_env, commands = _job_commands(repo)
     env = _env(venv, wheel_dir, **job_env)
     assert any("pytest-auditflow[test]==${AUDITFLOW_VERSION}" in c for c in commands)
@@ -144,8 +143,18 @@ def test_ci_templates_in_another_repository(wheel_dir: Path, venv: Path, data_ro
     assert where.stdout.split() == [str(venv / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}"
                                         / "site-packages" / "auditflow" / "__init__.py"), VERSION], where.stderr
 
-    # the README's command, without AUDITFLOW_DATA_ROOT: the data root beside the project is found
+    # no data root anywhere: the sample cases still replay (recorded without it too), the 0015 one is skipped
     plain = {k: v for k, v in env.items() if k != "AUDITFLOW_DATA_ROOT"}
+    plain["HOME"] = str(tmp_path / "home")  # no ~/.cache/auditflow/data either
+    bare = _run(["python", "-m", "pytest", "--auditflow", "cases/", "-p", "no:xdist"], cwd=repo, env=plain)
+    assert bare.returncode == 0, bare.stdout[-4000:] + bare.stderr[-2000:]
+    assert "data root none" in bare.stdout and "4 passed, 1 skipped" in bare.stdout and " 0 misses" in bare.stdout
+    assert "skipped 1 case(s): needs the AuditFlow data root" in bare.stdout
+
+    # the README's command, without AUDITFLOW_DATA_ROOT: the data root beside the project is found
+    (work / "shared").mkdir()
+    (work / "shared" / "data").symlink_to(data_root, target_is_directory=True)  # ../shared/data beside it
+    (work / "auditflow-data").symlink_to(data_root, target_is_directory=True)  # where the workflow restores it
     first = _run(["python", "-m", "pytest", "--auditflow", "cases/", "-p", "no:xdist",
                   "--auditflow-json=cases/baseline.json"], cwd=repo, env=plain)
     assert first.returncode == 0, first.stdout[-4000:] + first.stderr[-2000:]
