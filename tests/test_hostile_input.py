@@ -215,10 +215,10 @@ def _encrypt_flag(path: Path) -> None:
 
 
 def _lying_size(path: Path) -> None:
-    """A member whose headers say 100 bytes but that inflates to 200 MB of zeros."""
+    """A member whose headers say 100 bytes but that inflates to 20 MB of zeros."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("filing/t.xml", b"<" + b"\0" * (200 * 1024 * 1024))
+        z.writestr("filing/t.xml", b"<" + b"\0" * (20 * 1024 * 1024))
     data = bytearray(buf.getvalue())
     import struct
 
