@@ -5,7 +5,6 @@ import contextlib
 import json
 import sys
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from auditflow.cli.context import EnvironmentFactory

@@ -1,0 +1,54 @@
+"""Issue 21's QName changes keep QName's meaning: interning, the hash and the hand-written order."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from auditflow.xbrl import qname as qn
+from auditflow.xbrl.qname import QName, interned
+
+NAMES = ["", "a", "b", "ab", "http://fasb.org/us-gaap/2023", "http://fasb.org/us-gaap/2024"]
+
+
+def test_order_is_namespace_then_local_name_as_the_dataclass_order_was():
+    for n1, l1, n2, l2 in itertools.product(NAMES, repeat=4):
+        a, b = QName(n1, l1, "p"), QName(n2, l2)
+        ta, tb = (n1, l1), (n2, l2)
+        assert (a < b, a <= b, a > b, a >= b, a == b) == (ta < tb, ta <= tb, ta > tb, ta >= tb, ta == tb)
+    assert sorted([QName("b", "a"), QName("a", "z"), QName("a", "b")]) == [QName("a", "b"), QName("a", "z"), QName("b", "a")]
+    with pytest.raises(TypeError):
+        QName("a", "b") < ("a", "b")  # noqa: B015 - only QNames compare
+
+
+def test_equal_qnames_hash_alike_whatever_their_prefix():
+    assert hash(QName("http://x", "Assets", "x")) == hash(QName("http://x", "Assets", "y"))
+    assert len({QName("http://x", "Assets", "x"), QName("http://x", "Assets"), QName("http://y", "Assets")}) == 2
+
+
+def test_interned_qnames_are_shared_and_keep_their_prefix():
+    a = interned("http://x", "Assets", "x")
+    assert a is interned("http://x", "Assets", "x") is QName.from_clark("{http://x}Assets", "x")
+    assert QName.parse("x:Assets", {"x": "http://x"}) is a
+    other = interned("http://x", "Assets", "y")
+    assert other == a and other is not a and str(other) == "y:Assets"
+
+
+def test_the_intern_table_is_bounded(monkeypatch):
+    monkeypatch.setattr(qn, "_INTERN_LIMIT", 3)
+    monkeypatch.setattr(qn, "_INTERNED", {})
+    names = [interned("n", str(i)) for i in range(10)]
+    assert len(qn._INTERNED) <= 3
+    assert names == [QName("n", str(i)) for i in range(10)]
+
+
+def test_dimension_index_built_on_first_use(data_root):
+    from auditflow.graphs.dimensions import DimensionIndex
+    from auditflow.xbrl.loader import load_filing
+
+    filing = load_filing(data_root / "filings" / "aapl-10k-2023-09-30")
+    lazy = DimensionIndex(filing.arcs)
+    assert lazy._arcs is not None  # nothing built yet
+    cubes = lazy.cubes
+    assert lazy._arcs is None and lazy.cubes is cubes and cubes
+    assert {c.role for c in cubes} == set(lazy.by_role) and lazy.defaults
