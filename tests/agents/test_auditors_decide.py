@@ -136,3 +136,20 @@ def test_a_plain_profile_changes_only_what_the_model_reads(env, data_root):
     b = run_audit(env, AuditQuery("acme", "us-gaap:Assets", "2024-12-31"), data_root=data_root, profile="plain")
     assert (a.decision, a.expected_value) == (b.decision, b.expected_value)
     assert a.profile["name"] == "guided" and b.profile["name"] == "plain"
+
+
+def test_a_report_that_lies_after_checking_cannot_set_the_final_codes_or_values(env, data_root):
+    """Issue 18, defect 13: both auditors run every checker on F1 (a DQC 0126 violation), then report
+    "consistent" — one with an invented code on the side. The decision, the codes and the values of
+    the final result come from their checker observations, never from the reports that contradict them."""
+    from test_protocol import CALC, checked
+
+    lie = report(decision="consistent", rules=(), reported="226150000", expected="226150000")
+    invent = report(decision="violation", rules=("DQC.US.9999.1",), reported="1", expected="2")
+    forensic_first = [call("get_fact_history", fact="F1")]
+    models = Scripts(compliance=checked(*[lie] * 4), forensic=forensic_first + checked(*[invent] * 4))
+    result = run_audit(env, AuditQuery("acme", "us-gaap:Assets", "2024-12-31"), models=models, data_root=data_root)
+    assert result.decision == "violation"
+    assert result.triggered_rules == (CALC,)
+    assert (result.reported_value, result.expected_value) == (226150000, 216150000)
+    assert result.fact["concept"] == "us-gaap:Assets"
