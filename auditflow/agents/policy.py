@@ -126,6 +126,13 @@ def _members_ok(fact: dict, member_words: str) -> bool:
     return bool(labels) and all(lab in member_words or member_words in lab for lab in labels)
 
 
+def _member_gap(fact: dict, member_words: str) -> int:
+    """How many words the members' labels and the question's member words do not share."""
+    have = set(" ".join(_words(m) for m in fact.get("members") or []).split())
+    want = set(member_words.split())
+    return len(have ^ want)
+
+
 def _squash(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
@@ -164,20 +171,30 @@ def _target_fact(role, concept, period, member_words, seen, allowed):
         found = [o for n, o in seen if n == "find_facts" and "error" not in o]
         if not found:
             return "find_facts", {"concept": concept}
-        for f in found[-1].get("facts") or []:
-            if _period_ok(period, f.get("period", "")) and _members_ok(f, member_words):
-                return {"args": {"fact": f["fact"]}, "fact": {**f, "concept": concept}}
-        return None
+        fits = [f for f in found[-1].get("facts") or []
+                if _period_ok(period, f.get("period", "")) and _members_ok(f, member_words)]
+        if not fits:
+            return None
+        # by how closely the members' labels are the question's words, then a fixed order: never by the
+        # position a tool listed them in (a shuffled run must pick the same fact)
+        best = min(fits, key=lambda f: (_member_gap(f, member_words), sorted((f.get("dimensions") or {}).items()),
+                                        f.get("period", "")))
+        return {"args": {"fact": best["fact"]}, "fact": {**best, "concept": concept}}
     dims: dict[str, str] = {}
     if member_words:
         cubes = [o for n, o in seen if n == "get_dimension_members" and "error" not in o]
         if not cubes:
             return "get_dimension_members", {"concept": concept}
+        wanted = _squash(member_words)
         for cube in cubes[-1].get("cubes") or []:
             for axis in cube.get("axes") or []:
-                for m in axis.get("members") or []:
-                    if _squash(m.split(":")[-1].removesuffix("Member")) in _squash(member_words):
-                        dims.setdefault(axis["axis"], m)
+                # the most specific member named by the words ("nonrelated party" is not "related party"),
+                # whatever order the members were listed in
+                named = sorted((m for m in axis.get("members") or []
+                                if _squash(m.split(":")[-1].removesuffix("Member")) in wanted),
+                               key=lambda m: (-len(m.split(":")[-1]), m))
+                if named:
+                    dims.setdefault(axis["axis"], named[0])
         if not dims:
             return None
     ran = [o for n, o in seen if n in CHECKS and "error" not in o]

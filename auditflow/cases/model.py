@@ -124,12 +124,14 @@ class AuditCase:
 
     @property
     def rule(self) -> str:
-        """The DQC rule family the case is about: its hint, else its first expected code, else "other"."""
+        """The DQC rule family the case is about: its hint, else its first expected code, else its
+        ``dqc_NNNN`` tag, else "other"."""
         if self.query.rule_hint:
             return self.query.rule_hint
         if self.expect.triggered_rules:
             return self.expect.triggered_rules[0].split(".")[2]
-        return "other"
+        tagged = [t.removeprefix("dqc_") for t in self.tags if t.startswith("dqc_") and t[4:].isdigit()]
+        return tagged[0] if tagged else "other"  # a question's case carries no hint, but its family tag
 
     def audit_query(self) -> AuditQuery:
         q = self.query

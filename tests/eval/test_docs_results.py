@@ -20,7 +20,7 @@ from auditflow.eval.markdown import PROBLEMS_HEADING
 from auditflow.llm import factory
 
 REPO = Path(__file__).resolve().parents[2]
-RESULTS = (REPO / "docs" / "results.md", REPO / "docs" / "pilot" / "results.md")
+RESULTS = (REPO / "docs" / "results.md", REPO / "docs" / "pilot" / "results.md", REPO / "docs" / "hard" / "results.md")
 
 
 class _NoModel:
