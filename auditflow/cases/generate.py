@@ -1,6 +1,6 @@
 """The case generator behind ``auditflow cases generate``: a FinMR-style corpus from real filings.
 
-What it makes, per DQC rule family (mission.md, "how FinMR cases were made"):
+What it makes, per DQC rule family (docs/metrics.md and cases/corpus/README.md, how FinMR-style cases are made):
 
 * **injected** errors, found and screened by :mod:`auditflow.mutations` so each adds exactly one
   finding: 0015 sign flips of listed non-negative facts; 0117 perturbed members, perturbed totals
