@@ -12,8 +12,8 @@ Outcome classes:
   output, or touched the network (recorded by a ``sys.addaudithook`` hook in the child).
 
 The parent imports AuditFlow and opens the taxonomy packages once; each child is a ``fork`` of it, so an
-input costs milliseconds of start-up. The peak is the child's ``ru_maxrss`` (pages shared with the
-parent at the fork included, so it over- rather than under-states). See docs/reliability.md.
+input costs milliseconds of start-up. The peak is the child's ``ru_maxrss`` less its resident size at
+the fork (what the input made it grow by), plus ``FRESH_PROCESS_MB`` for a fresh process's own start. See docs/reliability.md.
 """
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ from tests.fuzz.damage import CANARY_TOKEN, KINDS, make_input
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = (REPO / "auditflow" / "samples" / "acme-10k-2024" / "xml", REPO / "auditflow" / "samples" / "acme-10k-2024" / "inline")
 PEAK_LIMIT_MB = 500  # the bar of issue 18: no input may need more
+FRESH_PROCESS_MB = 100  # a fresh `auditflow check` process before it reads a filing is well under this
 ADDRESS_SPACE_HEADROOM = 1536 << 20  # RLIMIT_AS is the parent's size plus this (a blow-up fails fast)
 CLASSES = ("result", "typed error", "untyped crash", "hang", "memory", "leak")
 
@@ -131,8 +132,12 @@ def run_one(checker: Checker, path: Path, outcome: Outcome, *, timeout: float) -
             break
     os.close(read_fd)
     outcome.seconds = round(time.monotonic() - started, 3)
-    outcome.peak_mb = round(usage.ru_maxrss / 1024, 1) if usage else 0.0
     report = _parse(b"".join(chunks))
+    # the child's own growth over the process it was forked from (whose pages ru_maxrss also counts: an
+    # xdist worker that loaded taxonomies earlier would otherwise make every input look 400 MB big), plus
+    # what a fresh `auditflow check` process needs before it reads anything
+    start_kb = (report or {}).get("rss_start_kb") or 0
+    outcome.peak_mb = round(FRESH_PROCESS_MB + max(0, usage.ru_maxrss - start_kb) / 1024, 1) if usage else 0.0
     if killed:
         outcome.outcome, outcome.detail = "hang", f"killed after {timeout:.0f} s"
     elif report is None:
@@ -159,7 +164,9 @@ def _parse(data: bytes) -> dict | None:
 def _child(checker: Checker, path: Path, fd: int) -> None:
     code = 0
     try:
+        start_kb = _status_kb("VmRSS:")
         report = _child_run(checker, path)
+        report["rss_start_kb"] = start_kb
         os.write(fd, json.dumps(report).encode("utf-8", errors="replace")[:60000])
     except BaseException:  # noqa: BLE001 - the report could not be written: the parent classifies
         code = 3
@@ -208,15 +215,20 @@ def _child_run(checker: Checker, path: Path) -> dict:
     return out
 
 
-def _vm_bytes() -> int:
+def _status_kb(field_name: str) -> int:
+    """A ``/proc/self/status`` field in kB (0 where there is none)."""
     try:
         with open("/proc/self/status") as f:
             for line in f:
-                if line.startswith("VmSize:"):
-                    return int(line.split()[1]) * 1024
+                if line.startswith(field_name):
+                    return int(line.split()[1])
     except OSError:
         pass
-    return 1 << 30
+    return 0
+
+
+def _vm_bytes() -> int:
+    return _status_kb("VmSize:") * 1024 or 1 << 30
 
 
 @dataclass
