@@ -88,6 +88,10 @@ def fact_by_handle(ctx: ToolContext, handle: str) -> Fact:
         known = ctx.handles.known()
         num = _num(handle)
         near = sorted(known, key=lambda h: (abs(_num(h) - num), _num(h))) if num >= 0 else known
+        if ":" in handle:  # a concept where a handle belongs: say how to name a fact by its concept instead
+            raise ToolError("unknown_fact", f"{handle!r} is a concept, not a fact handle: give fact a handle such as F3 "
+                            "(find_facts shows them), or give concept, period and dimensions instead of fact",
+                            near[:MAX_CLOSE_MATCHES])
         raise ToolError("unknown_fact", f"no fact has the handle {handle!r} in this run: use a handle a tool has shown",
                         near[:MAX_CLOSE_MATCHES])
     return names(ctx.env).facts_by_key[key]

@@ -426,3 +426,10 @@ def test_recomputed_evidence_reproduces_every_real_finding(data_root):
                         assert abs(facts[key].number - rec.expected) <= rec.tolerance, (folder.name, key)
                     consistent += 1
     assert findings > 0 and consistent > 0
+
+
+def test_a_concept_given_as_a_fact_handle_says_how_to_name_the_fact(ctx):
+    """The 1.5B model, left to find a fact, called check_sign with {"fact": "us-gaap:Assets"} over and over."""
+    obs = call(ctx, "check_sign", fact="us-gaap:Assets")
+    assert obs["error"]["type"] == "unknown_fact" and "is a concept, not a fact handle" in obs["error"]["message"]
+    assert "concept, period and dimensions" in obs["error"]["message"]
