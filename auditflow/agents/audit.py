@@ -28,7 +28,7 @@ from auditflow.agents.reports import (
     JUNIOR_REPORT_SCHEMA, AgentTranscript, AuditResult, EvidenceStep, InvalidReportError, TranscriptStep, fusion_input,
     normalise_number, parse_junior_report,
 )
-from auditflow.agents.senior import Workpapers, describe_fact, grounded
+from auditflow.agents.senior import describe_fact, grounded
 from auditflow.env.query import AuditQuery, QueryError
 from auditflow.env.session import AuditSession
 from auditflow.env.tool_base import ToolContext, ToolError
@@ -110,38 +110,26 @@ def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | Protoco
         handles = {r: _fact_names(s) for r, s in sessions.items()}
     result = _assemble(query, cfg, turns, rounds, reviews, found, audited, handles)
     result = replace(result, profile=prof.stamp(), shuffle=shuffle)
-    return replace(result, timings={"protocol_s": time.perf_counter() - t0, "total_s": time.perf_counter() - t0})
+    elapsed = time.perf_counter() - t0  # no checker runs after the protocol any more: the two are one span
+    return replace(result, timings={"protocol_s": elapsed, "total_s": elapsed})
 
 
 def _fact_names(session: AuditSession) -> dict[str, dict]:
     """Handle -> the fact as a reader names it (concept, period, dimensions, value), for this session."""
-    from auditflow.env.facts import fact_view
-    from auditflow.env.names import names
-
-    by_key = names(session.ctx.env).facts_by_key
-    out = {}
-    for handle, key in session.handles().items():
-        view = fact_view(session.ctx, by_key[key])
-        out[handle] = {k: view.get(k) for k in ("concept", "period", "dimensions", "value")}
-    return out
+    return {handle: session.fact_name(key) for handle, key in session.handles().items()}
 
 
-def authority(found: dict, audited: dict) -> tuple[str | None, dict | None, Workpapers | None]:
-    """The checkers' verdict as the auditors' own transcripts give it: (decision, the fact, its papers).
+def authority(found: dict, audited: dict) -> str | None:
+    """The checkers' verdict as the auditors' own transcripts give it, or None.
 
     Only auditors that ran every checker on the fact they audited count. When they all audited the
     same fact and their checkers agree, that is the authoritative verdict; when they audited different
     facts (or, impossibly, disagree on one), no verdict is authoritative and fusion weighs the reports.
     """
-    papers = {r: p for r, p in sorted(found.items()) if p is not None and audited.get(r)}
-    if not papers:
-        return None, None, None
+    papers = {r: p for r, p in found.items() if p is not None and audited.get(r)}
     keys = {audited[r]["key"] for r in papers}
     decisions = {p.decision for p in papers.values()}
-    if len(keys) != 1 or len(decisions) != 1:
-        return None, None, None
-    role = next(iter(papers))
-    return papers[role].decision, audited[role], papers[role]
+    return decisions.pop() if len(keys) == 1 and len(decisions) == 1 else None
 
 
 def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, found: dict, audited: dict,
@@ -151,7 +139,7 @@ def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, fou
     transcripts = tuple(AgentTranscript.from_rounds(r, [t.steps for t in ts]) for r, ts in sorted(turns.items()))
     invalid = any(t.invalid_outputs for ts in turns.values() for t in ts)
     tools_run = {t.role: t.tools_run for t in transcripts}
-    verdict, _fact, _papers = authority(found, audited) if cfg.checks else (None, None, None)
+    verdict = authority(found, audited) if cfg.checks else None
     if verdict == "unable_to_verify":  # no checker applied: nothing definite to pin the decision to
         verdict = None
     decision, chosen, fusion, conflict = _decide(cfg, valid, tools_run, verdict, found=found)

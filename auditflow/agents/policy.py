@@ -82,9 +82,10 @@ def _question_parts(question: str) -> tuple[str | None, PeriodWords | None, str]
     finmr = FINMR_PATTERN.search(question)
     if finmr:
         start, end = finmr["start"], finmr["end"]
-        words = PeriodWords(dt.date.fromisoformat(end or start), None if not end else -1,
-                            dt.date.fromisoformat(start) if end else None)
-        return finmr["concept"], words, ""
+        if not end:
+            return finmr["concept"], PeriodWords(dt.date.fromisoformat(start), None), ""
+        first, last = dt.date.fromisoformat(start), dt.date.fromisoformat(end)
+        return finmr["concept"], PeriodWords(last, 0, first), ""  # both dates given: matched exactly
     parsed = parse_period_phrase(question)
     period, rest = parsed if parsed else (None, question)
     return None, period, _words(rest)
@@ -114,8 +115,6 @@ def _period_ok(period: PeriodWords | None, text: str) -> bool:
         p = parse_period(text)
     except Exception:  # noqa: BLE001 - a period the notation does not read is no match
         return False
-    if period.months == -1:  # a FinMR range: both dates exact
-        return p.start == period.start and p.end == period.end
     return period.matches(p)
 
 
@@ -220,7 +219,7 @@ def _period_guess(period: PeriodWords | None) -> str | None:
         return period.end.isoformat()
     if period.start is not None:
         return f"{period.start.isoformat()}..{period.end.isoformat()}"
-    months = period.months if period.months > 0 else 12
+    months = period.months or 12
     y, m = divmod(period.end.month - 1 - months + 1, 12)
     start = dt.date(period.end.year + y, m + 1, 1) if period.end.day > 27 else period.end
     return f"{start.isoformat()}..{period.end.isoformat()}"

@@ -139,38 +139,29 @@ class AuditSession:
     def target(self) -> dict[str, Any] | None:
         """The fact this auditor is auditing: F1 when the question handed it over, else the fact of its
         latest successful checker call (its own choice), as ``{"fact", "concept", "value", ...}``."""
-        if self.ctx.focus is not None:
-            return fact_view(self.ctx, self.ctx.focus)
-        for step in reversed(self.transcript):
-            obs = step.get("observation") or {}
-            if step.get("tool") in CHECKS and isinstance(obs.get("fact"), str) and "error" not in obs:
-                key = self.ctx.handles.key(obs["fact"])
-                if key is not None:
-                    return fact_view(self.ctx, names(self.ctx.env).facts_by_key[key])
-        return None
+        key = self.ctx.focus.key if self.ctx.focus is not None else self._last_checked_key()
+        return fact_view(self.ctx, names(self.ctx.env).facts_by_key[key]) if key is not None else None
 
     def checked_fact(self) -> dict[str, Any] | None:
         """The fact this auditor's checkers examined last, as ``{"key", "concept", "period", "dimensions",
         "value"}`` (no handle: handles are per session), or None when no checker ran on a fact."""
+        key = self._last_checked_key()
+        return {"key": key, **self.fact_name(key)} if key is not None else None
+
+    def fact_name(self, key: str) -> dict[str, Any]:
+        """A fact as a reader names it: concept, period, dimensions, value (never a per-session handle)."""
+        view = fact_view(self.ctx, names(self.ctx.env).facts_by_key[key])
+        return {k: view.get(k) for k in ("concept", "period", "dimensions", "value")}
+
+    def _last_checked_key(self) -> str | None:
+        """The fact key of this auditor's latest successful checker call, or None."""
         for step in reversed(self.transcript):
             obs = step.get("observation") or {}
             if step.get("tool") in CHECKS and "error" not in obs and isinstance(obs.get("fact"), str):
                 key = self.ctx.handles.key(obs["fact"])
                 if key is not None:
-                    view = fact_view(self.ctx, names(self.ctx.env).facts_by_key[key])
-                    return {"key": key, **{k: view.get(k) for k in ("concept", "period", "dimensions", "value")}}
+                    return key
         return None
-
-    def checked_facts(self) -> dict[str, list[dict[str, Any]]]:
-        """Fact key -> the checker observations this auditor got for that fact, in call order."""
-        out: dict[str, list[dict[str, Any]]] = {}
-        for step in self.transcript:
-            obs = step.get("observation") or {}
-            if step.get("tool") in CHECKS and "error" not in obs and isinstance(obs.get("fact"), str):
-                key = self.ctx.handles.key(obs["fact"])
-                if key is not None:
-                    out.setdefault(key, []).append(obs)
-        return out
 
     # -- calls ---------------------------------------------------------------------------------------
     def missing(self) -> list[str]:

@@ -12,6 +12,7 @@ from collections import defaultdict
 from typing import Any
 
 from auditflow.env.envcache import memo
+from auditflow.env.phrases import parse_period_phrase
 from auditflow.env.names import label_of, names, resolve_concept, resolve_role, role_short, role_title
 from auditflow.env.scope import rule_scopes, statement_roles_0126
 from auditflow.env.tool_base import CONCEPT_ARG, ROLE_ARG, Tool, ToolContext, ToolError, object_schema
@@ -72,8 +73,6 @@ MIN_WORD_SHARE = 0.5  # a label must hold at least half of the question's words 
 def _words(text: str) -> frozenset[str]:
     """The words of a search that can name a concept: the period phrase and filler words left out, so a
     question typed whole ("Total net sales, year ended September 30, 2023") still finds its label."""
-    from auditflow.env.phrases import parse_period_phrase
-
     parsed = parse_period_phrase(text)
     rest = parsed[1] if parsed else text
     return frozenset(w for w in re.findall(r"[a-z0-9]+", rest.lower()) if w not in STOP_WORDS and not w.isdigit())

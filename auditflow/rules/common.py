@@ -105,6 +105,16 @@ def dei_facts(env: "AuditEnvironment", local: str) -> list[Fact]:
     return [f for f in facts_named(env, local, None) if is_dei(f.concept)]
 
 
+def document_period_context(env: "AuditEnvironment") -> tuple[Fact | None, Context | None]:
+    """The first dei:DocumentPeriodEndDate fact and its context (None, None when there is none, or its
+    context is missing or has no end): what the rules that are relative to the reporting period read."""
+    dped = dei_facts(env, "DocumentPeriodEndDate")
+    ctx = env.filing.contexts.get(dped[0].context_id) if dped else None
+    if ctx is None or ctx.period.end is None:
+        return (dped[0] if dped else None), None
+    return dped[0], ctx
+
+
 def context(env: "AuditEnvironment", f: Fact) -> Context | None:
     return env.filing.contexts.get(f.context_id)
 

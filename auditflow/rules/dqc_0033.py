@@ -6,7 +6,7 @@ is more than 3 days from its context end (DQC.US.0036 reports that) and on an am
 """
 from __future__ import annotations
 
-from auditflow.rules.common import Collector, dei_facts, gate, is_dei, parse_date
+from auditflow.rules.common import Collector, dei_facts, document_period_context, gate, is_dei, parse_date
 from auditflow.rules.registry import Need, RuleSpec, register
 
 RULE = "0033"
@@ -27,15 +27,14 @@ def run(env, resources):
     if (skip := gate(SPEC, env, resources)) is not None:
         return skip
     c = Collector(SPEC, env)
-    dped = dei_facts(env, "DocumentPeriodEndDate")
-    ctx = env.filing.contexts.get(dped[0].context_id) if dped else None
-    if ctx is None or ctx.period.end is None:
+    dped, ctx = document_period_context(env)
+    if ctx is None:
         c.skipped(None, "no dei:DocumentPeriodEndDate fact with a context")
         return c.result()
     end = ctx.period.end
-    value = parse_date(dped[0].value)
+    value = parse_date(dped.value)
     if value is None or abs((value - end).days) > MAX_DAYS:
-        c.skipped(dped[0], "the Document Period End Date value is not within 3 days of its context (DQC.US.0036 applies)")
+        c.skipped(dped, "the Document Period End Date value is not within 3 days of its context (DQC.US.0036 applies)")
         return c.result()
     amended = any((f.value or "").strip().lower() == "true" for f in dei_facts(env, "AmendmentFlag"))
     if amended and any((f.value or "").strip() == "8-K" for f in dei_facts(env, "DocumentType")):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from decimal import Decimal
 
-from auditflow.rules.common import Collector, dei_facts, decimals_int, differs, gate
+from auditflow.rules.common import Collector, decimals_int, differs, document_period_context, gate
 from auditflow.rules.finding import dec_display
 from auditflow.rules.registry import Need, RuleSpec, register
 from auditflow.rules.statements import statement_cubes
@@ -38,9 +38,8 @@ def run(env, resources):
     if (skip := gate(SPEC, env, resources)) is not None:
         return skip
     c = Collector(SPEC, env)
-    dped = dei_facts(env, "DocumentPeriodEndDate")
-    ctx = env.filing.contexts.get(dped[0].context_id) if dped else None
-    if ctx is None or ctx.period.end is None:
+    _dped, ctx = document_period_context(env)
+    if ctx is None:
         c.skipped(None, "no dei:DocumentPeriodEndDate fact with a context: the required context is unknown")
         return c.result()
     required = ctx.period

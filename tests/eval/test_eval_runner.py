@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import random
 import time
+
+import pytest
 from dataclasses import replace
 from pathlib import Path
 
@@ -87,8 +89,6 @@ def test_a_report_with_no_case_run_still_renders(case_dir: Path) -> None:
 
 
 def test_a_row_may_vary_the_model_the_profile_and_the_order():
-    import pytest
-
     from auditflow.errors import AuditflowError
     from auditflow.eval.plan import EvalConfig, parse_configs
 
