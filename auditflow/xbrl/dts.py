@@ -48,11 +48,12 @@ class DTSWalker:
         while self._queue:
             loc, kind, origin = self._queue.pop(0)
             self._visit(loc, kind, origin)
-        # Locators may name schemas discovered after the linkbase, so links are read last.
+        # Locators may name schemas discovered after the linkbase, so links are read last. Label links
+        # are left in dts.linkbases.deferred_labels (their locators resolved): read on first use.
         memos: dict[str, dict] = {}  # per folder: relative hrefs resolve alike for its documents
         for loc, root in self._linkbase_roots:
             read_links(root, document=loc, locate=lambda h, _l=loc: self._locate(h, _l), resolve=self._resolve,
-                       into=self.dts.linkbases, memo=memos.setdefault(posixpath.dirname(loc), {}))
+                       into=self.dts.linkbases, memo=memos.setdefault(posixpath.dirname(loc), {}), labels=False)
         return self.dts
 
     def _enqueue(self, href: str, kind: str, origin: str) -> None:

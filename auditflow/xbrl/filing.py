@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from auditflow.xbrl.model import Arc, Concept, Context, DuplicateSet, Fact, Label, RoleType, Unit, Warning_
 from auditflow.xbrl.qname import QName
@@ -29,6 +30,24 @@ class Filing:
     duplicates: list[DuplicateSet] = field(default_factory=list)
     warnings: list[Warning_] = field(default_factory=list)
     is_inline: bool = False
+
+    # -- labels on first use ------------------------------------------------------------------------
+    def defer_labels(self, read: Callable[[], list[Label]]) -> None:
+        """Let ``read()`` give ``labels`` when they are first asked for. A filing's label linkbase is
+        its biggest document and no DQC rule reads labels, so ``auditflow check`` never pays for them
+        (issue 21); the audit tools, ``inspect`` and the filing cache read them as before."""
+        self.__dict__.pop("labels", None)
+        self.__dict__["_read_labels"] = read
+
+    def __getattr__(self, name: str):
+        # Reached only when ordinary lookup fails: ``labels`` deferred and not read yet. The reader
+        # is kept until the labels are stored, so two threads asking at once both get them.
+        read = self.__dict__.get("_read_labels") if name == "labels" else None
+        if read is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        labels = self.__dict__.setdefault("labels", read())
+        self.__dict__.pop("_read_labels", None)
+        return labels
 
     # -- small conveniences the rules and tools share ---------------------------------------------
     def first_fact(self, local_name: str, namespace_prefix: str = "http://xbrl.sec.gov/dei/") -> Fact | None:

@@ -270,7 +270,8 @@ def decode(r: dict, source: str = "") -> Filing:
                        for k, c, cid, bal, pt, dtype, ab, sg, nl, src in zip(*r["concepts"])}
     filing.arcs = [Arc(kind, arcrole, role, qs[s], qs[t], nums[o], nums[w], pref, trole, closed, ctx, usable, doc)
                    for kind, arcrole, role, s, t, o, w, pref, trole, closed, ctx, usable, doc in zip(*r["arcs"])]
-    filing.labels = [Label(qs[c], role, lang, text) for c, role, lang, text in zip(*r["labels"])]
+    labels = r["labels"]  # built on first use, as a fresh load reads them (Filing.defer_labels)
+    filing.defer_labels(lambda: [Label(qs[c], role, lang, text) for c, role, lang, text in zip(*labels)])
     filing.roles = {k: RoleType(uri, definition, tuple(used)) for k, uri, definition, used in r["roles"]}
     filing.imported_urls = list(r["imported_urls"])
     filing.duplicates = [DuplicateSet(kind, tuple(keys), qs[c]) for kind, keys, c in r["duplicates"]]

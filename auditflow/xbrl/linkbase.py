@@ -48,6 +48,9 @@ class LinkbaseContent:
     arcs: list[RawArc] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
     unresolved_locators: list[str] = field(default_factory=list)
+    # label links left for later (``read_links(..., labels=False)``): each document's root with what its
+    # locator hrefs resolved to; :func:`read_deferred_labels` reads them into Labels
+    deferred_labels: list[tuple[etree._Element, dict[str, QName | None]]] = field(default_factory=list)
 
 
 def _decimal(text: str | None, default: Decimal | None) -> Decimal | None:
@@ -80,6 +83,7 @@ def read_links(
     resolve: LocatorResolver,
     into: LinkbaseContent | None = None,
     memo: dict[str, QName | None] | None = None,
+    labels: bool = True,
 ) -> LinkbaseContent:
     """Collect every extended link under ``root`` (a linkbase or a schema with embedded linkbases).
 
@@ -88,37 +92,72 @@ def read_links(
     asked once per distinct href (a concept's locator is repeated in every link that uses it);
     ``memo`` (href -> concept) may be shared by documents in one folder, whose relative hrefs resolve
     alike; ``#fragment`` hrefs (into the document itself) are never taken from or put into it.
+    ``labels=False`` resolves the label links' locators only and keeps the document for
+    :func:`read_deferred_labels`: a filing's label linkbase is its biggest, and checks never read it.
     """
     out = into if into is not None else LinkbaseContent()
     shared = memo if memo is not None else {}
     own: dict[str, QName | None] = {}  # "#fragment" hrefs name this very document: never shared
     numbers: dict = {}
     unresolved = out.unresolved_locators
+    label_hrefs: dict[str, QName | None] | None = None  # labels=False: every label locator href -> its concept
+
+    def concept(href: str) -> QName | None:
+        concept_of = own if href.startswith("#") else shared
+        q = concept_of.get(href, _MISSING)
+        if q is _MISSING:
+            q = concept_of[href] = resolve(*locate(href))
+        if q is None:
+            unresolved.append(href)
+        return q
+
     for link in root.iter(*_LINK_KINDS, _LABEL_LINK):
-        locs: dict[str, list[QName]] = defaultdict(list)
-        resources: dict[str, list[etree._Element]] = defaultdict(list)
-        arcs: list[etree._Element] = []
-        for el in link:
-            tag = el.tag
-            if tag == _LOC:
+        if not labels and link.tag == _LABEL_LINK:
+            # Only the locators now: an unresolved one is warned about at load. The labels themselves
+            # are read from the kept tree when first asked for (check never asks: issue 21).
+            if label_hrefs is None:
+                label_hrefs = {}
+                out.deferred_labels.append((root, label_hrefs))
+            for el in link.iterchildren(_LOC):
                 href = el.get(_XL_HREF, "")
-                concept_of = own if href.startswith("#") else shared
-                q = concept_of.get(href, _MISSING)
-                if q is _MISSING:
-                    q = concept_of[href] = resolve(*locate(href))
-                if q is None:
-                    unresolved.append(href)
-                    continue
-                locs[el.get(_XL_LABEL) or ""].append(q)
-            elif tag == _LABEL:
-                resources[el.get(_XL_LABEL) or ""].append(el)
-            elif tag in _ANY_ARC:
-                arcs.append(el)
+                label_hrefs[href] = concept(href)
+            continue
+        locs, resources, arcs = _children(link, concept)
         if link.tag == _LABEL_LINK:
             _read_labels(arcs, locs, resources, out)
         else:
             _read_arcs(_LINK_KINDS[link.tag], link.get(_XL_ROLE, ""), arcs, locs, document, out, numbers)
     return out
+
+
+def _children(link: etree._Element, concept: Callable[[str], "QName | None"]):
+    """An extended link's locators (by xlink:label; an href that names no concept is left out),
+    label resources (by xlink:label) and arcs, in document order."""
+    locs: dict[str, list[QName]] = defaultdict(list)
+    resources: dict[str, list[etree._Element]] = defaultdict(list)
+    arcs: list[etree._Element] = []
+    for el in link:
+        tag = el.tag
+        if tag == _LOC:
+            q = concept(el.get(_XL_HREF, ""))
+            if q is not None:
+                locs[el.get(_XL_LABEL) or ""].append(q)
+        elif tag == _LABEL:
+            resources[el.get(_XL_LABEL) or ""].append(el)
+        elif tag in _ANY_ARC:
+            arcs.append(el)
+    return locs, resources, arcs
+
+
+def read_deferred_labels(deferred: Iterable[tuple[etree._Element, dict[str, "QName | None"]]]) -> list[Label]:
+    """The labels of the label links ``read_links(..., labels=False)`` left for later, in the order an
+    eager read gives them (the locators were resolved, and the unresolved ones recorded, back then)."""
+    out = LinkbaseContent()
+    for root, hrefs in deferred:
+        for link in root.iter(_LABEL_LINK):
+            locs, resources, arcs = _children(link, lambda href: hrefs.get(href))
+            _read_labels(arcs, locs, resources, out)
+    return out.labels
 
 
 def _number(numbers: dict, text: str | None, default: Decimal | None) -> Decimal | None:

@@ -17,7 +17,7 @@ from auditflow.xbrl.dts import DTSWalker
 from auditflow.xbrl.duplicates import find_duplicates
 from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.instance import ParsedInstance, parse_instance
-from auditflow.xbrl.linkbase import effective_arcs
+from auditflow.xbrl.linkbase import effective_arcs, read_deferred_labels
 from auditflow.xbrl.numbers import MAX_EXPONENT, number_problem, short
 from auditflow.xbrl.model import Concept, Fact, Warning_, plain_decimal  # noqa: F401 - re-exported
 from auditflow.xbrl.prefix_repair import prefixes_from_schema, repair, schema_ref, undeclared_prefixes
@@ -61,7 +61,10 @@ def load_filing(path: str | Path, *, external_resolver: ExternalResolver | None 
             for c in info.by_name.values():
                 filing.concepts[c.qname] = c
         filing.arcs = effective_arcs(dts.linkbases.arcs)
-        filing.labels = dts.linkbases.labels
+        filing.labels = read = dts.linkbases.labels
+        deferred = dts.linkbases.deferred_labels  # the walker leaves label links for later: read on first use
+        if deferred:
+            filing.defer_labels(lambda: read + read_deferred_labels(deferred))
         if dts.linkbases.unresolved_locators:
             sample = ", ".join(sorted(set(dts.linkbases.unresolved_locators))[:5])
             filing.warnings.append(Warning_(
