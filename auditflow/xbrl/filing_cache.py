@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.loader import load_filing
 from auditflow.xbrl.model import (
-    Arc, Concept, Context, DuplicateSet, Fact, Label, Period, RoleType, TypedMember, Unit, Warning_,
+    Concept, Context, DuplicateSet, Period, RoleType, TypedMember, Unit, Warning_, make_arc, make_fact, make_label,
 )
 from auditflow.xbrl.qname import QName, interned
 from auditflow.xbrl.source import PackageSource
@@ -264,14 +264,14 @@ def decode(r: dict, source: str = "") -> Filing:
     filing.contexts = {c[0]: Context(c[0], c[1], c[2], periods[c[3]], dims(c[4]) if c[4] else (), c[5]) for c in r["contexts"]}
     filing.units = {u[0]: Unit(u[0], tuple(qs[x] for x in u[1]), tuple(qs[x] for x in u[2])) for u in r["units"]}
     filing.namespaces = dict(r["namespaces"])
-    filing.facts = [Fact(qs[c], cid, v, u, d, p, i, nil, doc, line, idx)
+    filing.facts = [make_fact(qs[c], cid, v, u, d, p, i, nil, doc, line, idx)
                     for c, cid, v, u, d, p, i, nil, doc, line, idx in zip(*r["facts"])]
     filing.concepts = {qs[k]: Concept(qs[c], cid, bal, pt, dtype, ab, sg, nl, src)
                        for k, c, cid, bal, pt, dtype, ab, sg, nl, src in zip(*r["concepts"])}
-    filing.arcs = [Arc(kind, arcrole, role, qs[s], qs[t], nums[o], nums[w], pref, trole, closed, ctx, usable, doc)
+    filing.arcs = [make_arc(kind, arcrole, role, qs[s], qs[t], nums[o], nums[w], pref, trole, closed, ctx, usable, doc)
                    for kind, arcrole, role, s, t, o, w, pref, trole, closed, ctx, usable, doc in zip(*r["arcs"])]
     labels = r["labels"]  # built on first use, as a fresh load reads them (Filing.defer_labels)
-    filing.defer_labels(lambda: [Label(qs[c], role, lang, text) for c, role, lang, text in zip(*labels)])
+    filing.defer_labels(lambda: [make_label(qs[c], role, lang, text) for c, role, lang, text in zip(*labels)])
     filing.roles = {k: RoleType(uri, definition, tuple(used)) for k, uri, definition, used in r["roles"]}
     filing.imported_urls = list(r["imported_urls"])
     filing.duplicates = [DuplicateSet(kind, tuple(keys), qs[c]) for kind, keys, c in r["duplicates"]]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from auditflow.errors import MalformedXBRLError
-from auditflow.xbrl.model import INF, Context, Decimals, Fact, Period, TypedMember, Unit, Warning_
+from auditflow.xbrl.model import INF, Context, Decimals, Fact, Period, TypedMember, Unit, Warning_, make_fact
 from auditflow.xbrl.numbers import short
 from auditflow.xbrl.prefix_repair import WELL_KNOWN
 from auditflow.xbrl.qname import QName, interned
@@ -265,5 +265,5 @@ class _FactReader:
         if decimals is self._decimals:
             decimals = self._decimals[raw] = parse_decimals(raw, where=self.document, line=line)
         facts = self.out.facts
-        facts.append(Fact(concept, ctx, value, unit, decimals, get("precision"), get("id"), is_nil, self.document, line,
+        facts.append(make_fact(concept, ctx, value, unit, decimals, get("precision"), get("id"), is_nil, self.document, line,
                           len(facts)))

@@ -14,7 +14,7 @@ from typing import Callable, Iterable, NamedTuple
 
 from lxml import etree
 
-from auditflow.xbrl.model import CALCULATION, DEFINITION, PRESENTATION, Arc, Label
+from auditflow.xbrl.model import CALCULATION, DEFINITION, PRESENTATION, Arc, Label, make_arc, make_label
 from auditflow.xbrl.numbers import number_problem
 from auditflow.xbrl.qname import QName
 
@@ -101,16 +101,6 @@ def read_links(
     numbers: dict = {}
     unresolved = out.unresolved_locators
     label_hrefs: dict[str, QName | None] | None = None  # labels=False: every label locator href -> its concept
-
-    def concept(href: str) -> QName | None:
-        concept_of = own if href.startswith("#") else shared
-        q = concept_of.get(href, _MISSING)
-        if q is _MISSING:
-            q = concept_of[href] = resolve(*locate(href))
-        if q is None:
-            unresolved.append(href)
-        return q
-
     for link in root.iter(*_LINK_KINDS, _LABEL_LINK):
         if not labels and link.tag == _LABEL_LINK:
             # Only the locators now: an unresolved one is warned about at load. The labels themselves
@@ -120,9 +110,15 @@ def read_links(
                 out.deferred_labels.append((root, label_hrefs))
             for el in link.iterchildren(_LOC):
                 href = el.get(_XL_HREF, "")
-                label_hrefs[href] = concept(href)
+                concept_of = own if href.startswith("#") else shared
+                q = concept_of.get(href, _MISSING)
+                if q is _MISSING:
+                    q = concept_of[href] = resolve(*locate(href))
+                if q is None:
+                    unresolved.append(href)
+                label_hrefs[href] = q
             continue
-        locs, resources, arcs = _children(link, concept)
+        locs, resources, arcs = _children(link, own, shared, resolve, locate, unresolved)
         if link.tag == _LABEL_LINK:
             _read_labels(arcs, locs, resources, out)
         else:
@@ -130,18 +126,26 @@ def read_links(
     return out
 
 
-def _children(link: etree._Element, concept: Callable[[str], "QName | None"]):
-    """An extended link's locators (by xlink:label; an href that names no concept is left out),
-    label resources (by xlink:label) and arcs, in document order."""
+def _children(link: etree._Element, own: dict, shared: dict, resolve: LocatorResolver | None,
+              locate: Callable[[str], tuple[str, str]] | None, unresolved: list[str]):
+    """An extended link's locators (concepts by xlink:label; an href that names no concept is listed
+    in ``unresolved`` and left out), label resources (by xlink:label) and arcs, in document order.
+    An href is looked up in ``own`` ("#fragment") or ``shared`` and resolved only when missing there."""
     locs: dict[str, list[QName]] = defaultdict(list)
     resources: dict[str, list[etree._Element]] = defaultdict(list)
     arcs: list[etree._Element] = []
     for el in link:
         tag = el.tag
         if tag == _LOC:
-            q = concept(el.get(_XL_HREF, ""))
-            if q is not None:
-                locs[el.get(_XL_LABEL) or ""].append(q)
+            href = el.get(_XL_HREF, "")
+            concept_of = own if href.startswith("#") else shared
+            q = concept_of.get(href, _MISSING)
+            if q is _MISSING:
+                q = concept_of[href] = resolve(*locate(href))
+            if q is None:
+                unresolved.append(href)
+                continue
+            locs[el.get(_XL_LABEL) or ""].append(q)
         elif tag == _LABEL:
             resources[el.get(_XL_LABEL) or ""].append(el)
         elif tag in _ANY_ARC:
@@ -151,27 +155,24 @@ def _children(link: etree._Element, concept: Callable[[str], "QName | None"]):
 
 def read_deferred_labels(deferred: Iterable[tuple[etree._Element, dict[str, "QName | None"]]]) -> list[Label]:
     """The labels of the label links ``read_links(..., labels=False)`` left for later, in the order an
-    eager read gives them (the locators were resolved, and the unresolved ones recorded, back then)."""
+    eager read gives them (every locator href was resolved, and the unresolved ones recorded, back then)."""
     out = LinkbaseContent()
     for root, hrefs in deferred:
         for link in root.iter(_LABEL_LINK):
-            locs, resources, arcs = _children(link, lambda href: hrefs.get(href))
+            locs, resources, arcs = _children(link, hrefs, hrefs, None, None, [])
             _read_labels(arcs, locs, resources, out)
     return out.labels
 
 
-def _number(numbers: dict, text: str | None, default: Decimal | None) -> Decimal | None:
-    """``_decimal`` memoised per linkbase: a few distinct order/weight texts recur thousands of times."""
-    key = (text, default)
-    d = numbers.get(key, _MISSING)
-    if d is _MISSING:
-        d = numbers[key] = _decimal(text, default)
-    return d
-
-
 def _read_arcs(kind: str, role: str, arcs, locs, document: str, out: LinkbaseContent, numbers: dict | None = None) -> None:
+    """One RawArc per declared (source, target) pair. The order, weight and priority texts are parsed
+    once per linkbase (``numbers``: a few distinct texts recur thousands of times)."""
     numbers = {} if numbers is None else numbers
+    orders = numbers.setdefault("order", {})
+    weights = numbers.setdefault("weight", {})
+    priorities = numbers.setdefault("priority", {})
     append = out.arcs.append
+    raw_arc = tuple.__new__  # RawArc(arc, priority, prohibited) without the named tuple's Python __new__
     for a in arcs:
         attrs = dict(a.items())  # one call for all attributes: cheaper than a dozen get()s
         get = attrs.get
@@ -179,25 +180,34 @@ def _read_arcs(kind: str, role: str, arcs, locs, document: str, out: LinkbaseCon
         targets = locs.get(get(_XL_TO, ""))
         if not sources or not targets:
             continue
+        text = get("order")
+        order = orders.get(text, _MISSING)
+        if order is _MISSING:
+            order = orders[text] = _decimal(text, _ONE)
+        text = get("weight")
+        weight = weights.get(text, _MISSING)
+        if weight is _MISSING:
+            weight = weights[text] = _decimal(text, None)
+        text = get("priority", "0")
+        priority = priorities.get(text)
+        if priority is None:
+            try:
+                priority = int(text)
+            except ValueError:
+                priority = 0
+            priorities[text] = priority
         closed = get(_DT_CLOSED)
-        usable = get(_DT_USABLE)
+        closed = None if closed is None else closed in ("true", "1")
         arcrole = get(_XL_ARCROLE, "")
-        order = _number(numbers, get("order"), _ONE)
-        weight = _number(numbers, get("weight"), None)
         preferred_label = get("preferredLabel")
         target_role = get(_DT_TARGET_ROLE)
-        closed = None if closed is None else closed in ("true", "1")
         context_element = get(_DT_CONTEXT)
-        usable = usable not in ("false", "0")
-        try:
-            priority = int(get("priority", "0"))
-        except ValueError:
-            priority = 0
+        usable = get(_DT_USABLE) not in ("false", "0")
         prohibited = get("use") == "prohibited"
         for s in sources:
             for t in targets:
-                append(RawArc(Arc(kind, arcrole, role, s, t, order, weight, preferred_label, target_role, closed,
-                                  context_element, usable, document), priority, prohibited))
+                append(raw_arc(RawArc, (make_arc(kind, arcrole, role, s, t, order, weight, preferred_label, target_role,
+                                                 closed, context_element, usable, document), priority, prohibited)))
 
 
 def _read_labels(arcs, locs, resources, out: LinkbaseContent) -> None:
@@ -220,7 +230,7 @@ def _read_labels(arcs, locs, resources, out: LinkbaseContent) -> None:
             found.append(parts)
         for q in concepts:
             for role, lang, text in found:
-                append(Label(q, role, lang, text))
+                append(make_label(q, role, lang, text))
 
 
 def effective_arcs(raw: Iterable[RawArc]) -> list[Arc]:

@@ -19,7 +19,7 @@ from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.instance import ParsedInstance, parse_instance
 from auditflow.xbrl.linkbase import effective_arcs, read_deferred_labels
 from auditflow.xbrl.numbers import MAX_EXPONENT, number_problem, short
-from auditflow.xbrl.model import Concept, Fact, Warning_, plain_decimal  # noqa: F401 - re-exported
+from auditflow.xbrl.model import Concept, Fact, Warning_, make_fact, plain_decimal  # noqa: F401 - re-exported
 from auditflow.xbrl.prefix_repair import prefixes_from_schema, repair, schema_ref, undeclared_prefixes
 from auditflow.xbrl.qname import QName
 from auditflow.xbrl.safexml import parse_xml
@@ -181,7 +181,7 @@ def _unusable_number(f: Fact, raw: str) -> Warning_:
 def with_value(f: Fact, value: str | None) -> Fact:
     """``dataclasses.replace(f, value=value)`` without its per-call field introspection, which cost
     more than reading the fact (tests/test_load_speedups.py checks it stays equal to ``replace``)."""
-    return Fact(f.concept, f.context_id, value, f.unit_id, f.decimals, f.precision, f.id, f.is_nil, f.document, f.line,
+    return make_fact(f.concept, f.context_id, value, f.unit_id, f.decimals, f.precision, f.id, f.is_nil, f.document, f.line,
                 f.index)
 
 

@@ -6,9 +6,9 @@ anyone changing it behind the others' back; mutations for audit cases build new 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from decimal import Decimal
-from typing import Literal, Union
+from typing import Any, Callable, Literal, Union
 
 from auditflow.xbrl.numbers import parse_number, plain_text
 from auditflow.xbrl.qname import QName
@@ -246,3 +246,24 @@ class DuplicateSet:
     kind: str  # 'identical' | 'consistent' | 'inconsistent'
     facts: tuple[str, ...]  # fact keys
     concept: QName = field(default=None)  # type: ignore[assignment]
+
+
+def positional_maker(cls: type) -> Callable[..., Any]:
+    """A constructor of ``cls`` (a frozen, slotted dataclass) that takes every field positionally and
+    fills the slots through their descriptors. The generated frozen ``__init__`` sets each field with
+    ``object.__setattr__``, which cost as much as reading the arc or fact itself (issue 21: about 1 µs of
+    1.9 per Arc); the object made is the same (tests/test_lazy_labels.py compares them)."""
+    names = [f.name for f in fields(cls)]
+    if not all(f.init for f in fields(cls)) or hasattr(cls, "__post_init__") or "__slots__" not in cls.__dict__:
+        raise TypeError(f"{cls.__name__} is not a plain frozen, slotted dataclass")
+    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    scope.update({f"_s{i}": cls.__dict__[n].__set__ for i, n in enumerate(names)})
+    args = ", ".join(f"a{i}" for i in range(len(names)))
+    body = "".join(f"    _s{i}(o, a{i})\n" for i in range(len(names)))
+    exec(f"def make_{cls.__name__.lower()}({args}):\n    o = _new(_cls)\n{body}    return o\n", scope)  # noqa: S102 - our own code
+    return scope[f"make_{cls.__name__.lower()}"]
+
+
+make_arc = positional_maker(Arc)  # Arc(kind, arcrole, role, source, target, order, ..., document): every field
+make_fact = positional_maker(Fact)  # Fact(concept, context_id, value, ..., index): every field
+make_label = positional_maker(Label)
