@@ -128,8 +128,10 @@ class _Facts:
         self.by_concept: dict[QName, list[_Item]] = {}
         self._cubes: dict[int, dict[tuple, _Group]] = {}
         seen: dict[tuple, _Item] = {}
+        units, contexts = env.filing.units, env.filing.contexts
+        memo: dict = {}  # per unit id and per context id: what every fact in it shares (issue 21)
         for f in env.filing.facts:
-            item = self._item(env, f)
+            item = self._item(f, units, contexts, memo)
             if item is None:
                 continue
             key = (item.group, item.ctx.dimensions)
@@ -148,15 +150,25 @@ class _Facts:
         return other if (db is None and da is not None) or (None not in (da, db) and db > da) else first
 
     @staticmethod
-    def _item(env: AuditEnvironment, f: Fact) -> _Item | None:
+    def _item(f: Fact, units: Mapping, contexts: Mapping, memo: dict) -> _Item | None:
         if f.is_nil or f.unit_id is None or (value := f.number) is None:
             return None
-        unit, ctx = env.filing.units.get(f.unit_id), env.filing.contexts.get(f.context_id)
-        if unit is None or ctx is None or not unit.is_monetary:
+        ukey = ("unit", f.unit_id)
+        u = memo.get(ukey, memo)
+        if u is memo:  # the unit's measures and display text, or None when it is missing or not monetary
+            unit = units.get(f.unit_id)
+            u = memo[ukey] = ("*".join(q.clark() for q in unit.numerators), str(unit)) if unit is not None and unit.is_monetary else None
+        ckey = ("context", f.context_id)
+        c = memo.get(ckey, memo)
+        if c is memo:  # the context, its alignment part and its dimensions (read only, so shared by its facts)
+            ctx = contexts.get(f.context_id)
+            c = memo[ckey] = None if ctx is None else (ctx, _period_key(ctx.period), ctx.entity_scheme, ctx.entity_id,
+                                                       ctx.dims_dict())
+        if u is None or c is None:
             return None
-        measures = "*".join(q.clark() for q in unit.numerators)
-        group = (f.concept.clark(), _period_key(ctx.period), measures, ctx.entity_scheme, ctx.entity_id)
-        return _Item(f, value, ctx, ctx.dims_dict(), group, str(unit))
+        ctx, period, scheme, entity, dims = c
+        group = (f.concept.clark(), period, u[0], scheme, entity)
+        return _Item(f, value, ctx, dims, group, u[1])
 
     def in_cube(self, cube: Cube) -> dict[tuple, _Group]:
         """Alignment key -> the facts valid in ``cube`` (D3)."""
