@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import io
 import json
 import re
 from dataclasses import dataclass, field
@@ -83,11 +84,18 @@ class NonNegList:
 @functools.lru_cache(maxsize=16)
 def _load_list(root: str, year: int) -> NonNegList:
     path = list_path(Path(root), year)
-    rows = _read_csv(path, Path(root), "DQC 0015 concept list", ("rule_element_id", "namespace", "local_name"))
+    names, rows = _read_rows(path, Path(root), "DQC 0015 concept list", ("rule_element_id", "namespace", "local_name"))
+    # each column where csv.DictReader's dict would take it from (the last of equal names); a ragged
+    # row goes through that dict (issue 21: 6,500 dicts were most of a one-shot check's list read)
+    n, i_ns, i_local, i_eid = len(names), *(len(names) - 1 - names[::-1].index(c) for c in ("namespace", "local_name", "rule_element_id"))
     by_local: dict[str, tuple[str, str]] = {}
     by_key: dict[Key, str] = {}
-    for row in rows:
-        ns, local, eid = row["namespace"].strip(), row["local_name"].strip(), row["rule_element_id"].strip()
+    for values in rows:
+        if len(values) == n:
+            ns, local, eid = values[i_ns].strip(), values[i_local].strip(), values[i_eid].strip()
+        else:
+            row = _ragged(names, values)
+            ns, local, eid = row["namespace"].strip(), row["local_name"].strip(), row["rule_element_id"].strip()
         if not (ns and local and eid):
             raise _error("DQC 0015 concept list", path, Path(root), f"incomplete row {row!r}")
         by_local[local] = (eid, ns)
@@ -112,17 +120,29 @@ def _ragged(names: list[str], row: list[str]) -> dict:
 
 
 def _read_csv(path: Path, root: Path, what: str, columns: tuple[str, ...]) -> list[dict[str, str]]:
+    # csv.DictReader's rows, built without its per-row Python __next__ (issue 21: a third of
+    # the rules' cost in a one-shot check); a short row gets None, extras go under None, as there
+    names, rows = _read_rows(path, root, what, columns)
+    n = len(names)
+    return [dict(zip(names, row)) if len(row) == n else _ragged(names, row) for row in rows]
+
+
+def _read_rows(path: Path, root: Path, what: str, columns: tuple[str, ...]) -> tuple[list[str], list[list[str]]]:
+    """The header and the non-empty rows of a CSV file that has ``columns``."""
     try:
         with path.open(newline="", encoding="utf-8") as fh:
-            reader = csv.reader(fh)
-            names = next(reader, None) or []
-            missing = [c for c in columns if c not in names]
-            if missing:
-                raise _error(what, path, root, f"missing column(s) {', '.join(missing)}")
-            # csv.DictReader's rows, built without its per-row Python __next__ (issue 21: a third of
-            # the rules' cost in a one-shot check); a short row gets None, extras go under None, as there
-            n = len(names)
-            return [dict(zip(names, row)) if len(row) == n else _ragged(names, row) for row in reader if row]
+            text = fh.read()
+        lines = text.split("\n")
+        if '"' in text or "\r" in text or "\0" in text or max(map(len, lines)) >= csv.field_size_limit():
+            table = list(csv.reader(io.StringIO(text, newline="")))  # quotes, other line ends, odd input: csv
+        else:  # plain comma-separated lines (the DQC files): the rows csv.reader gives, split in C (issue 21)
+            table = [line.split(",") if line else [] for line in lines]
+        names = table[0] if table else []
+        rows = [row for row in table[1:] if row]
+        missing = [c for c in columns if c not in names]
+        if missing:
+            raise _error(what, path, root, f"missing column(s) {', '.join(missing)}")
+        return names, rows
     except FileNotFoundError:
         raise _error(what, path, root, "the file does not exist") from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
