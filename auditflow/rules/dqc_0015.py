@@ -140,6 +140,7 @@ class _Checker:
     warnings: list[str] = field(default_factory=list)
     seen: dict[Hashable, Fact] = field(default_factory=dict)  # duplicate key -> first such fact
     unit_texts: dict[str, str] = field(default_factory=dict)  # unit id -> display text
+    content_numbers: dict[Hashable, int] = field(default_factory=dict)  # see duplicate_key
 
     def record(self, fact: Fact, outcome: Outcome, reason: str) -> None:
         self.checks.append(CheckRecord(RULE, outcome, fact.concept, fact.key, fact.context_id, reason))
@@ -184,10 +185,20 @@ class _Checker:
         Contexts and units are compared by content, not id, because duplicate facts in real filings
         often sit in copies of the same context with different ids.
         """
-        unit = self.filing.units.get(fact.unit_id or "")
-        unit_key = (unit.numerators, unit.denominators) if unit is not None else ("id", fact.unit_id)
-        entity = (context.entity_scheme, context.entity_id)
-        return (fact.concept, entity, context.period, context.dimensions, unit_key, value)
+        # The context's and the unit's content as numbers, one per distinct content and each worked out
+        # once per id: the key hashes two ints instead of a period and every dimension's QNames per
+        # fact (issue 21); equal contents get equal numbers, so the key's equality is unchanged.
+        numbers = self.content_numbers
+        c = numbers.get(("context", fact.context_id))
+        if c is None:
+            content = ("c", context.entity_scheme, context.entity_id, context.period, context.dimensions)
+            c = numbers[("context", fact.context_id)] = numbers.setdefault(content, len(numbers))
+        u = numbers.get(("unit", fact.unit_id))
+        if u is None:
+            unit = self.filing.units.get(fact.unit_id or "")
+            content = ("u", unit.numerators, unit.denominators) if unit is not None else ("id", fact.unit_id)
+            u = numbers[("unit", fact.unit_id)] = numbers.setdefault(content, len(numbers))
+        return (fact.concept, c, u, value)
 
     def unit_text(self, fact: Fact) -> str:
         """The unit as a reader writes it (``USD``, ``USD/shares``); an undefined unit warns once."""

@@ -130,12 +130,18 @@ class _Facts:
         seen: dict[tuple, _Item] = {}
         units, contexts = env.filing.units, env.filing.contexts
         memo: dict = {}  # per unit id and per context id: what every fact in it shares (issue 21)
+        dims_of: dict[str, int] = {}  # context id -> one number per distinct dimensions tuple: a key hashes
+        numbered: dict[tuple, int] = {}  # an int instead of its QNames, with the same equality (issue 21)
         for f in env.filing.facts:
             item = self._item(f, units, contexts, memo)
             if item is None:
                 continue
-            key = (item.group, item.ctx.dimensions)
-            seen[key] = self._keep(seen[key], item) if key in seen else item
+            d = dims_of.get(f.context_id)
+            if d is None:
+                d = dims_of[f.context_id] = numbered.setdefault(item.ctx.dimensions, len(numbered))
+            key = (item.group, d)
+            first = seen.get(key)
+            seen[key] = item if first is None else self._keep(first, item)
         for item in sorted(seen.values(), key=lambda i: i.fact.index):
             self.by_concept.setdefault(item.fact.concept, []).append(item)
 
