@@ -59,3 +59,25 @@ def test_quotes_other_line_ends_and_nul_take_the_csv_module(tmp_path: Path, text
             resources._read_rows(path, tmp_path, "test file", ())
         return
     assert _ours(path, ()) == expected
+
+
+def _list_in(tmp_path: Path, text: str):
+    folder = tmp_path / "dqc" / "dqc_0015"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "non_neg_items_2024.csv").write_text(text, encoding="utf-8")
+    resources._load_list.cache_clear()
+    return resources.load_0015_list(tmp_path, 2024)
+
+
+def test_the_0015_list_read_by_columns_is_the_list_read_by_rows(tmp_path: Path):
+    listed = _list_in(tmp_path, "rule_element_id,namespace,local_name,namespace\n"
+                                " 1 ,http://x/2024, A ,http://fasb.org/us-gaap/2024\n2,http://y,A,http://fasb.org/srt/2023\n")
+    assert dict(listed.by_key) == {("http://fasb.org/us-gaap", "A"): "1", ("http://fasb.org/srt", "A"): "2"}
+    assert dict(listed.by_local) == {"A": ("2", "http://fasb.org/srt/2023")}  # the last namespace column, the last row
+
+
+def test_an_incomplete_0015_row_is_named(tmp_path: Path):
+    with pytest.raises(ResourceError, match=r"incomplete row \{'rule_element_id': '2', 'namespace': '', 'local_name': 'B'\}"):
+        _list_in(tmp_path, "rule_element_id,namespace,local_name\n1,http://fasb.org/us-gaap/2024,A\n2,,B\n")
+    with pytest.raises(ResourceError, match="the list is empty"):
+        _list_in(tmp_path, "rule_element_id,namespace,local_name\n")

@@ -85,17 +85,23 @@ class NonNegList:
 def _load_list(root: str, year: int) -> NonNegList:
     path = list_path(Path(root), year)
     names, rows = _read_rows(path, Path(root), "DQC 0015 concept list", ("rule_element_id", "namespace", "local_name"))
-    # each column where csv.DictReader's dict would take it from (the last of equal names); a ragged
-    # row goes through that dict (issue 21: 6,500 dicts were most of a one-shot check's list read)
-    n, i_ns, i_local, i_eid = len(names), *(len(names) - 1 - names[::-1].index(c) for c in ("namespace", "local_name", "rule_element_id"))
+    n = len(names)
     by_local: dict[str, tuple[str, str]] = {}
     by_key: dict[Key, str] = {}
+    if rows and all(len(values) == n for values in rows):
+        # Column by column, in C (issue 21: a dict per row was most of a one-shot check's list read):
+        # each column where csv.DictReader's dict takes it from (the last of equal names); the dicts
+        # are built in row order, so a repeated name keeps its last row, as the loop below does.
+        columns = list(zip(*rows))
+        ns_col, local_col, eid_col = (list(map(str.strip, columns[n - 1 - names[::-1].index(c)]))
+                                      for c in ("namespace", "local_name", "rule_element_id"))
+        if all(ns_col) and all(local_col) and all(eid_col):
+            by_local = dict(zip(local_col, zip(eid_col, ns_col)))
+            by_key = dict(zip(zip(map(_family, ns_col), local_col), eid_col))
+            rows = []  # read; an incomplete row instead takes the loop, which names it
     for values in rows:
-        if len(values) == n:
-            ns, local, eid = values[i_ns].strip(), values[i_local].strip(), values[i_eid].strip()
-        else:
-            row = _ragged(names, values)
-            ns, local, eid = row["namespace"].strip(), row["local_name"].strip(), row["rule_element_id"].strip()
+        row = dict(zip(names, values)) if len(values) == n else _ragged(names, values)
+        ns, local, eid = row["namespace"].strip(), row["local_name"].strip(), row["rule_element_id"].strip()
         if not (ns and local and eid):
             raise _error("DQC 0015 concept list", path, Path(root), f"incomplete row {row!r}")
         by_local[local] = (eid, ns)
