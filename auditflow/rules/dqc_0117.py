@@ -180,9 +180,13 @@ class _Facts:
         """Alignment key -> the facts valid in ``cube`` (D3)."""
         if id(cube) not in self._cubes:
             groups: dict[tuple, list[_Item]] = {}
-            for concept in sorted(cube.primary_items):
+            valid: dict[int, bool] = {}  # per context: every fact here is a primary item, so only its
+            for concept in sorted(cube.primary_items):  # context decides (issue 21)
                 for i in self.by_concept.get(concept, ()):
-                    if cube.is_valid(i.fact.concept, i.ctx):
+                    ok = valid.get(id(i.ctx))
+                    if ok is None:
+                        ok = valid[id(i.ctx)] = cube.is_valid(i.fact.concept, i.ctx)
+                    if ok:
                         groups.setdefault(i.group, []).append(i)
             self._cubes[id(cube)] = {g: _Group(sorted(v, key=lambda i: i.fact.index)) for g, v in groups.items()}
         return self._cubes[id(cube)]

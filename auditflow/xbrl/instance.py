@@ -6,6 +6,7 @@ downstream (duplicates, graphs, rules) is blind to the syntax the filer used.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -46,15 +47,22 @@ def parse_date(text: str, *, end: bool, where: str, line: int | None) -> dt.date
     """
     t = text.strip()
     try:
-        if "T" in t:
-            stamp = dt.datetime.fromisoformat(t.replace("Z", "+00:00"))
-            d = stamp.date()
-            if end and stamp.time() == dt.time(0, 0):
-                d -= dt.timedelta(days=1)
-            return d
-        return dt.date.fromisoformat(t[:10])
+        return _date(t, end)
     except (ValueError, OverflowError):  # OverflowError: 0001-01-01T00:00:00 as an end date is day 0
         raise MalformedXBRLError(f"invalid date {short(t)} in a context period", path=where, line=line) from None
+
+
+@functools.lru_cache(maxsize=1024)
+def _date(t: str, end: bool) -> dt.date:
+    """parse_date's work, memoised: a filing's contexts repeat a handful of dates (issue 21). Dates are
+    immutable, so sharing one is safe; a failure raises, and lru_cache never stores it."""
+    if "T" in t:
+        stamp = dt.datetime.fromisoformat(t.replace("Z", "+00:00"))
+        d = stamp.date()
+        if end and stamp.time() == dt.time(0, 0):
+            d -= dt.timedelta(days=1)
+        return d
+    return dt.date.fromisoformat(t[:10])
 
 
 def parse_decimals(raw: str | None, *, where: str, line: int | None) -> Decimals:
@@ -73,9 +81,10 @@ def parse_decimals(raw: str | None, *, where: str, line: int | None) -> Decimals
 WELL_KNOWN_PREFIXES = {p: WELL_KNOWN[p] for p in ("iso4217", "xbrli")}
 
 
-def _qname(text: str, el: etree._Element, where: str, warnings: list[Warning_] | None = None) -> QName:
+def _qname(text: str, el: etree._Element, where: str, warnings: list[Warning_] | None = None, *,
+           nsmap: dict | None = None) -> QName:
     try:
-        return QName.parse(text, el.nsmap)
+        return QName.parse(text, el.nsmap if nsmap is None else nsmap)
     except ValueError as exc:
         prefix = text.strip().partition(":")[0]
         if warnings is not None and prefix in WELL_KNOWN_PREFIXES:
@@ -135,7 +144,8 @@ def parse_context(el: etree._Element, where: str) -> Context:
         for m in container:
             tag = m.tag
             if tag == _EXPLICIT:
-                dims[_qname(m.get("dimension", ""), m, where)] = _qname(m.text or "", m, where)
+                nsmap = m.nsmap  # built by walking the ancestors: once for both names (issue 21)
+                dims[_qname(m.get("dimension", ""), m, where, nsmap=nsmap)] = _qname(m.text or "", m, where, nsmap=nsmap)
             elif tag == _TYPED:
                 text = "".join(m.itertext()).strip()
                 children = [c for c in m if isinstance(c.tag, str)]

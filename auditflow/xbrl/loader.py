@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import Callable
 
@@ -185,6 +187,9 @@ def with_value(f: Fact, value: str | None) -> Fact:
                 f.index)
 
 
+_ENDS = attrgetter("source", "target")
+
+
 def _fill_concepts(filing: Filing) -> None:
     """Make every concept used by a fact or an arc known, inferring period type from contexts."""
     contexts = filing.contexts
@@ -193,8 +198,7 @@ def _fill_concepts(filing: Filing) -> None:
         if f.concept not in period_types:
             period_types[f.concept] = "instant" if contexts[f.context_id].period.is_instant else "duration"
     used = dict.fromkeys(period_types)
-    for a in filing.arcs:
-        used[a.source] = used[a.target] = None
+    used.update(dict.fromkeys(chain.from_iterable(map(_ENDS, filing.arcs))))  # source, target, source, ...: in C
     concepts = filing.concepts
     for q in used:
         if q not in concepts:

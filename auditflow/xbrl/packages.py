@@ -39,8 +39,10 @@ _FASB_URL = re.compile(
 _SEC_URL = re.compile(r"^https?://xbrl\.sec\.gov/(?P<tax>[a-z]+)/(?P<year>\d{4})/(?P<stem>[a-z]+)-(?P<ver>\d{4}(?:-\d\d-\d\d)?)\.xsd$")
 
 
+@functools.lru_cache(maxsize=4096)
 def canonical_url(url: str) -> str:
-    """One spelling per document: no fragment, lower-case host, https for the standard hosts."""
+    """One spelling per document: no fragment, lower-case host, https for the standard hosts.
+    (Memoised: a filing's locators ask it for the same few schema URLs hundreds of times.)"""
     url = url.split("#", 1)[0].strip()
     scheme, sep, rest = url.partition("://")
     if not sep or scheme.lower() not in ("http", "https"):
