@@ -21,6 +21,11 @@ from auditflow.env.session import AuditSession
 
 MAX_STEPS = 14
 MAX_INVALID_IN_A_ROW = 2
+# Steps in a row that move nothing (a failed call, a refused final, a call already answered) after
+# which an auditor that must find the fact itself ends its turn: lost in a search, the 1.5B model spent
+# its whole budget -- minutes on two cores -- repeating itself. With the fact handed over as F1 the
+# required tools are one copy away, and the recorded corpus and pilot keep their full budget.
+MAX_STALLED_STEPS = 4
 
 
 @dataclass
@@ -37,12 +42,14 @@ def _dump(obj) -> str:
 
 def run_turn(model, session: AuditSession, messages: list[BaseMessage], *, profile: PromptProfile,
              max_steps: int = MAX_STEPS) -> JuniorTurn:
-    """Advance the conversation in ``messages`` (mutated in place) until a report is accepted or the
-    turn budget (``max_steps`` model calls) runs out: every configuration is bounded, with or without
+    """Advance the conversation in ``messages`` (mutated in place) until a report is accepted, the turn
+    budget (``max_steps`` model calls) runs out, or, for an auditor searching for the fact,
+    ``MAX_STALLED_STEPS`` steps in a row move nothing: every configuration is bounded, with or without
     checkers to reach."""
     turn = JuniorTurn()
-    invalid_in_a_row = 0
+    invalid_in_a_row = stalled = 0
     evidence: list[EvidenceStep] = []
+    answered: set[str] = set()  # the calls that succeeded in this turn
     for _ in range(max_steps):
         ai = model.invoke(messages)
         if not isinstance(ai, AIMessage):
@@ -64,8 +71,24 @@ def run_turn(model, session: AuditSession, messages: list[BaseMessage], *, profi
         if invalid_in_a_row >= MAX_INVALID_IN_A_ROW:
             turn.structural_failure = True
             return turn
+        stalled = 0 if _progressed(turn, answered) else stalled + 1
+        if stalled >= MAX_STALLED_STEPS and session.searching:
+            break
     turn.structural_failure = turn.report is None
     return turn
+
+
+def _progressed(turn: JuniorTurn, answered: set[str]) -> bool:
+    """Whether the turn's last step moved the audit: a tool call that succeeded with arguments not
+    already answered in this turn."""
+    step = turn.steps[-1] if turn.steps else None
+    if step is None or step.kind != "tool_call" or step.tool_call is None or step.tool_call.error is not None:
+        return False
+    signature = _dump([step.tool_call.tool, step.tool_call.arguments])
+    if signature in answered:
+        return False
+    answered.add(signature)
+    return True
 
 
 def _why_invalid(ai: AIMessage) -> str:
@@ -119,8 +142,11 @@ def _handle_call(call: dict, session: AuditSession, messages, turn: JuniorTurn, 
 
 def _view(session: AuditSession, obs: dict, profile: PromptProfile) -> dict:
     focus = session.opening().get("queried_fact") if session.focus is not None else None
-    return guided_view(obs, session.transcript, focus=focus, profile=profile,
-                       target=None if focus else session.target())
+    if focus:
+        return guided_view(obs, session.transcript, focus=focus, profile=profile)
+    return guided_view(obs, session.transcript, focus=None, profile=profile, target=session.target(),
+                       chosen=session.chosen_handle(), role=session.role, allowed=session.allowed,
+                       question=session.query.question)
 
 
 def _handles(obs: dict) -> tuple[str, ...]:

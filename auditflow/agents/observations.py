@@ -9,11 +9,18 @@ with get_fact, and the deterministic policy cites the same facts from the same v
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from auditflow.agents.profile import PromptProfile
+from auditflow.env.phrases import period_phrase
+from auditflow.env.query import parse_period
 from auditflow.env.tools import CHECKS
 
+_PERIOD = re.compile(r"\d{4}-\d\d-\d\d(?:\.\.\d{4}-\d\d-\d\d)?")
+_HANDLE = re.compile(r"F\d+")
+_PAIR = r"[\w.-]+:[\w.-]+=[^,=]+"
+_MEMBERS = re.compile(rf"{_PAIR}(?:, {_PAIR})*")  # the axis=member pairs of a dimension set (env.facts)
 KEEP_WHEN_NULL = frozenset({"code", "reported", "expected", "queried_fact"})  # "null" is itself the answer
 DROP = frozenset({"statement", "labels"})  # a role's long title; labels beside the standard label
 # A checker's prose: a small model copied "reported, expected and code are the total's" into its own
@@ -51,11 +58,15 @@ def model_view(obs: dict[str, Any]) -> dict[str, Any]:
 
 
 def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus: dict[str, Any] | None,
-                profile: PromptProfile, target: dict[str, Any] | None = None) -> dict[str, Any]:
+                profile: PromptProfile, target: dict[str, Any] | None = None, chosen: str | None = None,
+                role: str = "", allowed: tuple[str, ...] = (), question: str | None = None) -> dict[str, Any]:
     """What the auditor reads of ``obs``: the profile's view plus, in a guided profile, where to go next.
 
     ``focus``: the queried fact's view when the question handed it over as F1; ``target``: otherwise,
-    the fact this auditor chose and last checked (its handle and value), or None before it chose one.
+    the fact this auditor chose and last checked (its handle and value), or None before it chose one;
+    ``chosen``: the handle this auditor last worked on (checked, or opened with a fact tool), ``role``
+    and ``allowed`` its role and tools, ``question`` what it was asked: while it searches, a profile with search guidance offers the calls it could
+    take next (:func:`search_options`) and, once it has chosen a fact, the next required tool on it.
 
     While tools are still required, ``next_call`` names the first of them, ready to copy (a small
     model copies a call reliably, picks among a dozen tools poorly, and reaches for final_report as
@@ -69,18 +80,32 @@ def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus:
     required = obs.get("still_required")
     if not isinstance(required, list) or obs.get("accepted"):
         return view
-    subject = focus or target
+    subject = focus or target or {}
     handle = "F1" if focus else (target or {}).get("fact")
+    if focus is None and profile.search is not None and required:
+        options = search_options(transcript[-1] if transcript else {}, role, allowed, required, profile)
+        if options:
+            for listed in OFFERED_INSTEAD:  # the options carry what the model needs of these lists (the
+                view.pop(listed, None)      # transcript keeps them whole): half the tokens to read
+            view["next_call_options"] = options
+            view["choose"] = profile.search.options_note
+            if question:
+                view["question"] = question  # beside the options: a small model compares what it read last
+            return view
+        handle = chosen or handle
     if required:
         if profile.next_call and handle:
             tool = required[0]
             args = {"concept": subject["concept"]} if tool == "get_concept" and subject.get("concept") else {"fact": handle}
             view["next_call"] = {"name": tool, "arguments": args}
         return view
+    report_args = None
     if profile.violations_found:
         found: dict[str, dict[str, Any]] = {}
         passed: set[str] = set()
         for out in checker_results(transcript):
+            if not focus and target and out.get("fact") != target.get("fact"):
+                continue  # a searching auditor may have checked other facts first: it audits the last one
             if out.get("outcome") == "violation" and out.get("code"):
                 found[out["code"]] = {k: out.get(k) for k in ("code", "reported", "expected")}
             elif out.get("outcome") == "consistent" and out.get("rule"):
@@ -91,8 +116,88 @@ def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus:
             view["F1_value"] = focus.get("value")
         elif target:
             view["fact_value"] = target.get("value")
+            if profile.search is not None and profile.search.report_call:
+                report_args = ready_report([found[c] for c in sorted(found)], sorted(passed), target)
     if profile.next_call:
-        view["next_call"] = {"name": "final_report"}
+        view["next_call"] = {"name": "final_report", **({"arguments": report_args} if report_args else {})}
     if profile.how_to_report:
         view["how_to_report"] = profile.how_to_report
     return view
+
+
+def ready_report(violations: list[dict[str, Any]], passed: list[str], target: dict[str, Any]) -> dict[str, Any]:
+    """The final report the checkers' results on ``target`` imply, by the profile's reporting rule, ready
+    to copy: the decision is what the checkers found on the fact the auditor chose (the environment
+    decides what is true of what it looked at); the model still sends it, or another."""
+    value, handle = target.get("value"), target.get("fact")
+    if violations:
+        first = violations[0]
+        decision, rules, reported, expected = "violation", [v["code"] for v in violations], first["reported"], first["expected"]
+    elif passed:
+        decision, rules, reported, expected = "consistent", [], value, value
+    else:
+        decision, rules, reported, expected = "unable_to_verify", [], value, None
+    return {"decision": decision, "triggered_rules": rules, "reported_value": reported, "expected_value": expected,
+            "confidence": 0.0 if decision == "unable_to_verify" else 1.0, "evidence": [handle] if handle else []}
+
+
+# -- while an auditor searches ------------------------------------------------------------------------
+OFFERED_INSTEAD = ("concepts", "facts")  # a search's hits, find_facts' facts: each is an option's "is" and call
+FACT_TOOLS_FIRST = {"forensic": "get_fact_history", "single": "get_fact_history"}  # a role's first look at a fact
+
+
+def search_options(step: dict[str, Any], role: str, allowed: tuple[str, ...], required: list[str],
+                   profile: PromptProfile) -> list[dict[str, Any]]:
+    """Ready calls, one per candidate the last step showed, for a model to choose from (never chosen here),
+    each led by what it points at in words (``is``): under constrained decoding the model writes those
+    words first, so it chooses by matching the question's words, not by a handle's position.
+
+    Only while tools are still required (``required`` is not empty).
+
+    * after ``search_concepts``: per concept the filing reports, ``find_facts`` on it (a role that
+      cannot browse facts: its first required checker on it, to which it adds the period);
+    * after ``find_facts``: per fact listed, the role's first look at a fact (or its next required tool);
+    * after a failed call whose error names close matches (periods, dimension sets, handles): the same
+      call with each.
+    """
+    assert profile.search is not None
+    tool, args, obs = step.get("tool"), step.get("arguments") or {}, step.get("observation") or {}
+    limit = profile.search.max_options
+    if tool == "search_concepts" and "error" not in obs:
+        hits = [h for h in obs.get("concepts") or [] if h.get("reported") and h.get("concept")][:limit]
+        name = "find_facts" if "find_facts" in allowed else required[0]
+        # the words the search matched lead; the standard label beside them when those were the filer's own
+        return [{"is": h.get("matched_label") or h.get("label") or h["concept"], "name": name,
+                 "arguments": {"concept": h["concept"]}, **({"label": h["label"]} if h.get("matched_label") and h.get("label") else {})}
+                for h in hits]
+    if tool == "find_facts" and "error" not in obs:
+        first = FACT_TOOLS_FIRST.get(role)
+        name = first if first in required else required[0]
+        facts = [f for f in obs.get("facts") or [] if isinstance(f.get("fact"), str)][:limit]
+        return [{"is": _fact_words(f), "name": name, "arguments": {"fact": f["fact"]}} for f in facts]
+    error = obs.get("error") if isinstance(obs.get("error"), dict) else None
+    if error and tool and ("concept" in args or "fact" in args):
+        matches = [m for m in error.get("close_matches") or [] if isinstance(m, str)][:limit]
+        if "concept" in args and matches and all(_is_period(m) for m in matches):
+            return [{"is": period_phrase(parse_period(m)), "name": tool, "arguments": {**args, "period": m}} for m in matches]
+        if "concept" in args and matches and all(_MEMBERS.fullmatch(m) for m in matches):
+            return [{"is": ", ".join(pair.split("=", 1)[1] for pair in m.split(", ")), "name": tool,
+                     "arguments": {**args, "dimensions": dict(pair.split("=", 1) for pair in m.split(", "))}} for m in matches]
+        if "fact" in args and matches and all(_is_handle(m) for m in matches):
+            return [{"is": m, "name": tool, "arguments": {**args, "fact": m}} for m in matches]
+    return []
+
+
+def _fact_words(fact: dict[str, Any]) -> str:
+    """A listed fact in words, as a statement would head it: its members (labels without the "[Member]"
+    tag), then its period ("Product, year ended September 30, 2023"; the total: the period alone)."""
+    members = [m.removesuffix("[Member]").strip() for m in fact.get("members") or []]
+    return ", ".join([*members, fact.get("period_text") or fact.get("period") or ""])
+
+
+def _is_period(text: str) -> bool:
+    return bool(_PERIOD.fullmatch(text))
+
+
+def _is_handle(text: str) -> bool:
+    return bool(_HANDLE.fullmatch(text))

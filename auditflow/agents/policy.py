@@ -91,6 +91,33 @@ def _question_parts(question: str) -> tuple[str | None, PeriodWords | None, str]
     return None, period, _words(rest)
 
 
+def _hits(obs: dict) -> list[dict]:
+    """A search's hits as the view shows them: the list, or, where a guided profile offers one call per
+    hit instead (docs/prompt-profiles.md), the options' concepts and words."""
+    if "concepts" in obs:
+        return obs.get("concepts") or []
+    return [{"concept": o["arguments"]["concept"], "label": o.get("label") or o.get("is"), "matched_label": o.get("is")}
+            for o in _offered(obs) if "concept" in o["arguments"]]
+
+
+def _listed_facts(obs: dict) -> list[dict]:
+    """find_facts' facts as the view shows them: the list, or the offered calls, one per fact, read back
+    from their words ("Service, year ended September 30, 2023": members, then the period)."""
+    if "facts" in obs:
+        return obs.get("facts") or []
+    out = []
+    for o in _offered(obs):
+        parsed = parse_period_phrase(o.get("is") or "")
+        if "fact" in o["arguments"] and parsed is not None:
+            members = [m.strip() for m in parsed[1].split(",") if m.strip()]
+            out.append({"fact": o["arguments"]["fact"], "period_words": parsed[0], "members": members, "is": o.get("is")})
+    return out
+
+
+def _offered(obs: dict) -> list[dict]:
+    return [o for o in obs.get("next_call_options") or [] if isinstance(o, dict) and isinstance(o.get("arguments"), dict)]
+
+
 def _match_concept(seen: list[tuple[str, dict]], words: str) -> tuple[str, str] | None:
     """(concept, the words left for members) from the searches so far: the hit whose label (standard or the
     filer's own) ends the question's words, the longest such label first."""
@@ -98,7 +125,7 @@ def _match_concept(seen: list[tuple[str, dict]], words: str) -> tuple[str, str] 
     for name, obs in seen:
         if name != "search_concepts" or "error" in obs:
             continue
-        for hit in obs.get("concepts") or []:
+        for hit in _hits(obs):
             for label in (hit.get("matched_label"), hit.get("label")):
                 lw = _words(label or "")
                 if lw and (words == lw or words.endswith(" " + lw) or words.startswith(lw + " ")):
@@ -108,9 +135,12 @@ def _match_concept(seen: list[tuple[str, dict]], words: str) -> tuple[str, str] 
     return (best[1], best[2]) if best else None
 
 
-def _period_ok(period: PeriodWords | None, text: str) -> bool:
+def _period_ok(period: PeriodWords | None, text: str | PeriodWords) -> bool:
     if period is None:
         return True
+    if isinstance(text, PeriodWords):  # a fact known by its words: the same end, length and start
+        return (text.end, text.months is None) == (period.end, period.months is None) and (
+            period.months is None or (period.start == text.start if period.start else text.months == period.months))
     try:
         p = parse_period(text)
     except Exception:  # noqa: BLE001 - a period the notation does not read is no match
@@ -121,7 +151,7 @@ def _period_ok(period: PeriodWords | None, text: str) -> bool:
 def _members_ok(fact: dict, member_words: str) -> bool:
     labels = [_words(m) for m in fact.get("members") or []]
     if not member_words:
-        return not fact.get("dimensions")
+        return not fact.get("dimensions") and not labels
     return bool(labels) and all(lab in member_words or member_words in lab for lab in labels)
 
 
@@ -170,14 +200,14 @@ def _target_fact(role, concept, period, member_words, seen, allowed):
         found = [o for n, o in seen if n == "find_facts" and "error" not in o]
         if not found:
             return "find_facts", {"concept": concept}
-        fits = [f for f in found[-1].get("facts") or []
-                if _period_ok(period, f.get("period", "")) and _members_ok(f, member_words)]
+        fits = [f for f in _listed_facts(found[-1])
+                if _period_ok(period, f.get("period_words") or f.get("period", "")) and _members_ok(f, member_words)]
         if not fits:
             return None
         # by how closely the members' labels are the question's words, then a fixed order: never by the
         # position a tool listed them in (a shuffled run must pick the same fact)
         best = min(fits, key=lambda f: (_member_gap(f, member_words), sorted((f.get("dimensions") or {}).items()),
-                                        f.get("period", "")))
+                                        f.get("period", ""), f.get("is") or ""))
         return {"args": {"fact": best["fact"]}, "fact": {**best, "concept": concept}}
     dims: dict[str, str] = {}
     if member_words:

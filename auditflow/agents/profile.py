@@ -29,6 +29,22 @@ class ProfileError(AuditflowError):
 
 
 @dataclass(frozen=True)
+class SearchGuidance:
+    """What a guided profile offers an auditor that must find the fact itself (a question in words).
+
+    The harness never chooses the fact: it offers the calls a step could take next, one per candidate
+    the last tool showed (a concept a search found, a fact find_facts listed, a period an error named),
+    and the model picks the one the question names. A small model copies a call reliably but, left to
+    compose one, gave a concept where a handle belongs and looped until its budget ran out.
+    """
+
+    opening_call: bool  # open with search_concepts on the question's own words
+    max_options: int  # at most this many ready calls after one observation
+    options_note: str  # what the model reads beside the options
+    report_call: bool  # once nothing is required, next_call is the final report the checkers' results imply
+
+
+@dataclass(frozen=True)
 class PromptProfile:
     """One prompt profile, read from YAML. ``sha256`` is the hash of the file's bytes."""
 
@@ -54,6 +70,7 @@ class PromptProfile:
     rationale_max_length: int | None
     evidence_max_items: int | None
     feedback: Mapping[str, Any] = field(default_factory=dict)
+    search: SearchGuidance | None = None  # ready calls while an auditor looks for the fact (optional section)
 
     def system(self, role: str, *, search: bool = False) -> str:
         """The system prompt of ``role``: the shared task first (a local model's prompt cache keeps it)."""
@@ -132,7 +149,20 @@ def parse_profile(raw: bytes, source: str) -> PromptProfile:
         rationale_max_length=_need(data, "report.rationale_max_length", source, int, optional=True),
         evidence_max_items=_need(data, "report.evidence_max_items", source, int, optional=True),
         feedback=dict(feedback),
+        search=_search_guidance(data, source),
     )
+
+
+def _search_guidance(data: Mapping, source: str) -> SearchGuidance | None:
+    """The optional ``search:`` section (absent in ``plain``: a capable model plans its own search)."""
+    if data.get("search") is None:
+        return None
+    max_options = _need(data, "search.max_options", source, int)
+    if max_options < 1:
+        raise ProfileError(f"{source}: search.max_options must be at least 1, got {max_options}")
+    return SearchGuidance(opening_call=_need(data, "search.opening_call", source, bool), max_options=max_options,
+                          options_note=_need(data, "search.options_note", source),
+                          report_call=_need(data, "search.report_call", source, bool))
 
 
 MAX_PROFILE_BYTES = 256 * 1024

@@ -21,9 +21,14 @@ def searching(opening: dict) -> bool:
 def _next_call(opening: dict, profile: PromptProfile) -> dict | None:
     """The required tool the role starts with (its strategy) as a ready call, when the profile offers
     one: a small model copies a call reliably, and once it has run one required tool it follows
-    still_required; left to choose among a dozen tools it wanders (docs/local-llm.md). Never while the
-    auditor still has to find the fact: the harness does not choose it."""
+    still_required; left to choose among a dozen tools it wanders (docs/local-llm.md). While the auditor
+    still has to find the fact, only the search for the question's words: the harness does not choose it."""
     required = opening.get("still_required") or []
+    if searching(opening):
+        # the question's own words, as typed: the search finds a label in a whole question, and
+        # choosing among its hits is the auditor's step, not the harness's
+        wanted = profile.search is not None and profile.search.opening_call and "search_concepts" in (opening.get("tools") or [])
+        return {"name": "search_concepts", "arguments": {"text": opening["question"]}} if wanted else None
     if not profile.opening_next_call or not opening.get("queried_fact") or not required:
         return None
     first = profile.first_required.get(opening.get("role", ""))
@@ -38,7 +43,9 @@ def opening_message(opening: dict, *, rule_hint: str | None, profile: PromptProf
     if searching(opening):
         observation["note"] = profile.search_note
     payload: dict = {"observation": observation}
-    if nxt:
+    if nxt and searching(opening):
+        payload["next_call_options"] = [nxt]  # one: the search is mechanical, the choice comes after it
+    elif nxt:
         payload["next_call"] = nxt
     if rule_hint and profile.rule_hint:
         payload["hint"] = profile.rule_hint.format(rule=rule_hint)

@@ -73,6 +73,10 @@ def resolve_fact(ctx: ToolContext, args: dict, *, use_focus: bool = True) -> Fac
         found = ctx.env.facts(q, period=p, dimensions=dims)
         if not found:
             shown = dims_json(ctx, dims) or "no dimensions"
+            if not dims and (under := _member_sets(ctx, q, p)):
+                # reported for that period only under members: name them, as periods are named below
+                raise ToolError("unknown_fact", f"the filing has no fact of {names(ctx.env).qstr(q)} for {p} with no "
+                                "dimensions; it reports it under these members (give one as dimensions)", under)
             periods = {fact_period(ctx, f) for f in ctx.env.facts(q, dimensions=dims)}
             raise ToolError("unknown_fact", f"the filing has no fact of {names(ctx.env).qstr(q)} for {p} with {shown}",
                             nearest_periods(p, periods))
@@ -80,6 +84,17 @@ def resolve_fact(ctx: ToolContext, args: dict, *, use_focus: bool = True) -> Fac
     if use_focus and ctx.focus is not None:
         return ctx.focus
     raise ToolError("bad_arguments", "give fact (a handle such as F1) or concept and period", ctx.handles.known()[:MAX_CLOSE_MATCHES])
+
+
+MEMBER_SEPARATOR = ", "  # between the axis=member pairs of one dimension set in close matches
+
+
+def _member_sets(ctx: ToolContext, concept, period) -> list[str]:
+    """The dimension sets ``concept`` is reported under for ``period``, each as ``axis=member`` pairs,
+    the fewest axes first (at most MAX_CLOSE_MATCHES): what to add to a selector that named no dimensions."""
+    sets = {MEMBER_SEPARATOR.join(f"{a}={m}" for a, m in sorted(dims_json(ctx, ctx.env.filing.contexts[f.context_id].dimensions).items()))
+            for f in ctx.env.facts(concept, period=period)}
+    return sorted((s for s in sets if s), key=lambda s: (s.count(MEMBER_SEPARATOR), s))[:MAX_CLOSE_MATCHES]
 
 
 def fact_by_handle(ctx: ToolContext, handle: str) -> Fact:

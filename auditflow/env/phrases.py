@@ -110,5 +110,7 @@ def parse_period_phrase(text: str) -> tuple[PeriodWords, str] | None:
     return None
 
 
-def _months_between(start: dt.date, end: dt.date) -> int | None:
-    return span_months(Period(start, end))
+def _months_between(start: dt.date, end: dt.date) -> int:
+    """The span's length in months, 0 when it is no whole number of months: with both dates given the
+    period is matched by them, and it is a duration whatever its length (None would make it an instant)."""
+    return span_months(Period(start, end)) or 0

@@ -153,6 +153,20 @@ class AuditSession:
         view = fact_view(self.ctx, names(self.ctx.env).facts_by_key[key])
         return {k: view.get(k) for k in ("concept", "period", "dimensions", "value")}
 
+    def chosen_handle(self) -> str | None:
+        """The handle of the fact this auditor last worked on: the fact its latest successful call
+        named by handle, or the one a checker resolved from concept and period. None before it chose."""
+        for step in reversed(self.transcript):
+            obs = step.get("observation") or {}
+            if step.get("tool") == FINAL or "error" in obs:
+                continue
+            named = (step.get("arguments") or {}).get("fact")
+            if isinstance(named, str) and self.ctx.handles.key(named) is not None:
+                return named
+            if step.get("tool") in CHECKS and isinstance(obs.get("fact"), str):
+                return obs["fact"]
+        return None
+
     def _last_checked_key(self) -> str | None:
         """The fact key of this auditor's latest successful checker call, or None."""
         for step in reversed(self.transcript):

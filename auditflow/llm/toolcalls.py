@@ -111,6 +111,67 @@ def response_format(tools: list) -> dict:
     return {"type": "json_schema", "json_schema": {"name": "tool_call", "strict": True, "schema": tool_choice_schema(tools)}}
 
 
+OFFERED = "next_call_options"  # an observation's ready calls to choose from (a guided profile's search)
+
+
+def offered_calls(messages: list[BaseMessage], tools: list[dict]) -> list[dict] | None:
+    """The calls the latest observation offers to choose from, when it offers any and every one names a
+    bound tool: ``[{"name", "arguments"}, ...]``; else None.
+
+    The latest observation is the first message after the model's last reply carrying a JSON object
+    (a tool result, or the opening). Under constrained decoding the reply is then one of these calls:
+    the model still chooses which (the concept, the fact, the period), and a lost 1.5B model can no
+    longer spend its budget composing calls that name a concept where a handle belongs.
+    """
+    after: list[BaseMessage] = []
+    for m in reversed(messages):
+        if isinstance(m, AIMessage):
+            break
+        after.append(m)
+    bound = {t["function"]["name"] for t in tools}
+    for m in reversed(after):
+        if isinstance(m, SystemMessage):
+            continue
+        payload = _observation(m)
+        offered = payload.get(OFFERED) if isinstance(payload, dict) else None
+        if not isinstance(offered, list) or not offered:
+            return None
+        question = payload.get("question") if isinstance(payload.get("question"), str) else None
+        calls = [{"is": o.get("is"), "name": o.get("name"), "arguments": o.get("arguments") or {}, "question": question}
+                 for o in offered if isinstance(o, dict)]
+        if len(calls) != len(offered) or any(c["name"] not in bound or not isinstance(c["arguments"], dict) for c in calls):
+            return None
+        return calls
+    return None
+
+
+LOOKING_FOR = "looking_for"  # what the model writes before it chooses: the question's words for the fact
+LOOKING_FOR_MAX = 120
+
+
+def offered_format(calls: list[dict]) -> dict:
+    """The ``response_format`` that admits exactly ``calls``, written out as constants. Among several
+    described calls the model first writes what it is looking for (``looking_for``: the question, word
+    for word, when the observation restates it; else its own words), then the chosen call's words
+    (``is``), then the call. The 1.5B model, asked to choose straight away, took the first option
+    whatever the question said; let to write its own words first, it wrote the first option's period
+    into them; copying the question, it reads the question's words right before it chooses."""
+    described = len(calls) > 1 and all(isinstance(c.get("is"), str) for c in calls)
+
+    def shape(c: dict) -> dict:
+        # first the question's own words for what is sought (copied, so the choice that follows is
+        # made right after reading them), then the chosen call's words, then the call
+        sought = {"const": c["question"]} if isinstance(c.get("question"), str) else {"type": "string", "maxLength": LOOKING_FOR_MAX}
+        props: dict = {LOOKING_FOR: sought} if described else {}
+        if isinstance(c.get("is"), str):
+            props["is"] = {"const": c["is"]}
+        props.update(name={"const": c["name"]}, arguments={"const": c["arguments"]})
+        return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+    return {"type": "json_schema", "json_schema": {"name": "tool_call", "strict": True,
+                                                   "schema": {"anyOf": [shape(c) for c in calls]}}}
+
+
 def _type_hint(schema: dict) -> str:
     """A JSON schema as a few characters of pseudo-type: enough for a model to fill the field."""
     if "enum" in schema:
@@ -394,7 +455,8 @@ class ToolCallingAdapter(BaseChatModel):
     """Tool calling for a chat model that only writes text (the local model, Transformers).
 
     ``bind_tools`` keeps the schemas; each call renders them into the prompt, passes the
-    :func:`response_format` constraint when the inner model has ``supports_json_schema``, and parses
+    :func:`response_format` constraint when the inner model has ``supports_json_schema`` (narrowed to
+    the :func:`offered_calls` when the latest observation offers some), and parses
     the text with :func:`parse_tool_call`. ``call_lock`` serialises calls into one in-process model;
     ``render_history=False`` leaves earlier calls and tool results for the inner model to render.
     """
@@ -424,7 +486,8 @@ class ToolCallingAdapter(BaseChatModel):
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:  # noqa: ARG002
         prompt = to_text_messages(list(messages), self.tools, render_history=self.render_history)
         if self.tools and getattr(self.inner, "supports_json_schema", False):
-            kwargs = {**kwargs, "response_format": response_format(self.tools)}
+            offered = offered_calls(list(messages), self.tools)
+            kwargs = {**kwargs, "response_format": offered_format(offered) if offered else response_format(self.tools)}
         if self.call_lock is not None:
             with self.call_lock:
                 out = self.inner.invoke(prompt, stop=stop, **kwargs)
