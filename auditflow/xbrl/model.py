@@ -252,7 +252,7 @@ def positional_maker(cls: type) -> Callable[..., Any]:
     """A constructor of ``cls`` (a frozen, slotted dataclass) that takes every field positionally and
     fills the slots through their descriptors. The generated frozen ``__init__`` sets each field with
     ``object.__setattr__``, which cost as much as reading the arc or fact itself (issue 21: about 1 µs of
-    1.9 per Arc); the object made is the same (tests/test_lazy_labels.py compares them)."""
+    1.9 per Arc); the object made is the same (tests/test_fast_records.py compares them)."""
     names = [f.name for f in fields(cls)]
     if not all(f.init for f in fields(cls)) or hasattr(cls, "__post_init__") or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__} is not a plain frozen, slotted dataclass")
