@@ -19,6 +19,8 @@ from auditflow.xbrl.qname import QName
 
 @dataclass
 class Axis:
+    """One axis of a cube: its domains, usable members, member hierarchy and default."""
+
     qname: QName
     domains: set[QName] = field(default_factory=set)
     members: set[QName] = field(default_factory=set)  # every usable node below the axis, domains included
@@ -37,6 +39,8 @@ class Axis:
 
 @dataclass
 class Cube:
+    """One hypercube of one role: its primary items and its axes."""
+
     role: str
     hypercube: QName
     arcrole: str  # all | notAll

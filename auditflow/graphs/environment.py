@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from auditflow.graphs.dimensions import Cube, DimensionIndex
 from auditflow.graphs.filing_graph import FilingIndex, build_filing_graph, concept_node
 from auditflow.xbrl.filing import Filing
-from auditflow.xbrl.loader import load_filing
 from auditflow.xbrl.model import Concept, Fact, Warning_
 from auditflow.xbrl.qname import QName, namespace_year, standard_prefix
 
@@ -29,6 +28,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class AuditEnvironment:
+    """One loaded filing with its indexes, joined to the taxonomy graph when one is given."""
+
     filing: Filing
     index: FilingIndex
     dims: DimensionIndex
@@ -154,6 +155,8 @@ def build_environment(
     elif fc.enabled(filing_cache):
         filing = fc.load_filing_cached(filing_or_path, taxonomy_set=taxonomy_set, cache_dir=cache_dir)
     else:
+        from auditflow.xbrl.loader import load_filing
+
         resolver = taxonomy_set.concept_for_locator if taxonomy_set is not None else None
         filing = load_filing(filing_or_path, external_resolver=resolver)
     t1 = time.perf_counter()

@@ -9,7 +9,6 @@ asked for.
 """
 from __future__ import annotations
 
-import difflib
 import io
 import os
 import pickle
@@ -23,16 +22,18 @@ from decimal import Decimal
 from bisect import bisect_left, bisect_right
 from functools import cached_property
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 from urllib.parse import urljoin
 
 from auditflow.errors import InputError
-from auditflow.xbrl.linkbase import LinkbaseContent, effective_arcs, read_links
 from auditflow.xbrl.model import CALCULATION, DEFINITION, PRESENTATION, Arc, Concept, Label, RoleType
 from auditflow.xbrl.packages import TaxonomySet, canonical_url
 from auditflow.xbrl.qname import QName, namespace_family, namespace_year, standard_prefix
 from auditflow.xbrl.safexml import parse_xml
 from auditflow.xbrl.schema import read_schema
+
+if TYPE_CHECKING:  # the linkbase reader is imported where a cold build reads linkbases
+    from auditflow.xbrl.linkbase import LinkbaseContent
 
 CODE_VERSION = "3"  # bump whenever the packed layout or the build rules change
 CACHE_ENV = "AUDITFLOW_CACHE_DIR"
@@ -68,6 +69,8 @@ class _Builder:
         self._done, self._total = 0, 0
 
     def run(self) -> dict:
+        from auditflow.xbrl.linkbase import LinkbaseContent, effective_arcs, read_links
+
         plan = []
         for src in self.tset.sources:
             files = [f for f in src.files() if not f.startswith("META-INF/") and not _SKIP_NAME.search(f.rsplit("/", 1)[-1])]
@@ -117,6 +120,8 @@ class _Builder:
         return embedded
 
     def _linkbase(self, src, rel: str, content: LinkbaseContent) -> None:
+        from auditflow.xbrl.linkbase import read_links
+
         self._tick(src.describe(rel))
         try:
             data = src.read_member(rel)
@@ -566,6 +571,8 @@ class TaxonomyGraph:
             by_local: dict[str, list[int]] = {}
             for i, local, _ in self._search:
                 by_local.setdefault(local, []).append(i)
+            import difflib  # only for a search that falls short: a tenth of the module's import
+
             for m in difflib.get_close_matches(squashed, list(by_local), n=limit, cutoff=0.7):
                 hits.extend(i for i in by_local[m] if i not in hits)
         return [self._qname(i) for i in hits[:limit]]

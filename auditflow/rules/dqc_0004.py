@@ -24,6 +24,8 @@ CAP = 5
 
 @dataclass(frozen=True)
 class Identity:
+    """One of DQC 0004's identities: a total that must equal the sum of its parts."""
+
     code: str
     total: str
     parts: tuple[str, ...]

@@ -26,6 +26,8 @@ def parse_rules(text: str) -> tuple[str, ...]:
 
 @dataclass
 class CheckReport:
+    """The results of the rules run on one filing, with the load's warnings and each rule's time."""
+
     filing: str
     results: dict[str, RuleResult] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)

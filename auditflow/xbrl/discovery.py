@@ -20,6 +20,8 @@ _LINKBASE_ROOT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(linkbase|schema)[\s>]")
 
 @dataclass(frozen=True)
 class EntryDocuments:
+    """The entry documents of a filing: instance or inline, where they are, and a note on the choice."""
+
     kind: str  # 'instance' | 'inline'
     locations: tuple[str, ...]
     note: str | None = None

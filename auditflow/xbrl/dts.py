@@ -24,6 +24,8 @@ LINK = "http://www.xbrl.org/2003/linkbase"
 
 @dataclass
 class DTS:
+    """A discovered DTS: its schemas, linkbase content, external references, documents and warnings."""
+
     schemas: dict[str, SchemaInfo] = field(default_factory=dict)  # by package location
     linkbases: LinkbaseContent = field(default_factory=LinkbaseContent)
     external_urls: list[str] = field(default_factory=list)  # standard taxonomy documents referenced

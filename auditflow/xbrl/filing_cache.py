@@ -39,7 +39,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from auditflow.xbrl.filing import Filing
-from auditflow.xbrl.loader import load_filing
 from auditflow.xbrl.model import (
     Concept, Context, DuplicateSet, Period, RoleType, TypedMember, Unit, Warning_, make_arc, make_fact, make_label,
 )
@@ -64,6 +63,14 @@ def enabled(flag: bool | None = None) -> bool:
     if flag is not None:
         return flag
     return os.environ.get(ENV, "").strip().lower() not in _OFF
+
+
+def load_filing(path: str | Path, **kwargs) -> Filing:
+    """:func:`auditflow.xbrl.loader.load_filing`, imported on a miss only: a hit reads no XML, so it
+    need not import the parser's modules (issue 21: about a seventh of ``auditflow check``'s imports)."""
+    from auditflow.xbrl.loader import load_filing as load
+
+    return load(path, **kwargs)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -45,6 +45,8 @@ class RawArc(NamedTuple):
 
 @dataclass
 class LinkbaseContent:
+    """What the linkbases of a DTS declare: raw arcs, labels, and locators that did not resolve."""
+
     arcs: list[RawArc] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
     unresolved_locators: list[str] = field(default_factory=list)

@@ -75,6 +75,8 @@ Member = Union[QName, TypedMember]
 
 @dataclass(frozen=True, slots=True)
 class Context:
+    """An XBRL context: the entity, the period and the dimensions of the facts that refer to it."""
+
     id: str
     entity_scheme: str
     entity_id: str
@@ -97,6 +99,8 @@ XBRLI = "http://www.xbrl.org/2003/instance"
 
 @dataclass(frozen=True, slots=True)
 class Unit:
+    """An XBRL unit: numerator measures, and denominator measures for a divide."""
+
     id: str
     numerators: tuple[QName, ...]
     denominators: tuple[QName, ...] = ()
@@ -155,6 +159,8 @@ class Fact:
 
 @dataclass(frozen=True, slots=True)
 class Concept:
+    """A concept as the schema (or, failing that, a locator or a fact) declares it."""
+
     qname: QName
     id: str | None = None
     balance: str | None = None  # 'debit' | 'credit' | None
@@ -176,6 +182,8 @@ class Concept:
 
 @dataclass(frozen=True, slots=True)
 class RoleType:
+    """A declared extended link role: its URI, definition and the links it may be used on."""
+
     uri: str
     definition: str = ""
     used_on: tuple[str, ...] = ()
@@ -219,6 +227,8 @@ class Arc:
 
 @dataclass(frozen=True, slots=True)
 class Label:
+    """One label of a concept, by label role and language."""
+
     concept: QName
     role: str
     lang: str

@@ -102,6 +102,8 @@ class Source(Protocol):
 
 @dataclass(frozen=True)
 class EntryPoint:
+    """A taxonomy package's entry point: its name and the documents it opens."""
+
     name: str
     documents: tuple[str, ...]
     description: str = ""

@@ -21,6 +21,8 @@ _BALANCE, _PERIOD_TYPE = f"{{{XBRLI}}}balance", f"{{{XBRLI}}}periodType"
 
 @dataclass
 class SchemaInfo:
+    """What one schema declares: concepts, roles, imports and linkbase references."""
+
     location: str
     target_namespace: str
     concepts: dict[str, Concept] = field(default_factory=dict)  # by element id
