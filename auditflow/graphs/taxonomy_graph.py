@@ -13,7 +13,6 @@ import io
 import os
 import pickle
 import re
-import tempfile
 import weakref
 import zlib
 from array import array
@@ -687,6 +686,8 @@ def _write_cache(path: Path, data: dict) -> str | None:
             table[k] = (offset, len(blob), zlib.crc32(blob))
             offset += len(blob)
         head = pickle.dumps({**{k: v for k, v in data.items() if k not in LAZY_SECTIONS}, "sections": table}, protocol=5)
+        import tempfile  # only to write an entry: a hit does not pay for its import (random, ...)
+
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".taxonomy-graph-", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             fh.write(_frame(head))

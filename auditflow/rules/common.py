@@ -14,7 +14,6 @@ import datetime as dt
 import hashlib
 import os
 import pickle
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from decimal import Decimal
@@ -340,6 +339,8 @@ def _write(entry: Path, value: Any) -> None:
     tmp = None
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile  # only to write an entry: a hit does not pay for its import (random, ...)
+
         fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".dqc-", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             fh.write(pickle.dumps(value, protocol=5))

@@ -30,7 +30,6 @@ import hashlib
 import io
 import os
 import pickle
-import tempfile
 import zlib
 from dataclasses import fields
 from decimal import Decimal
@@ -171,6 +170,8 @@ def _write(entry: Path, root: Path, recorder: _Recorder, filing: Filing) -> None
                 "files": [(p, _digest(p, data)) for p, data in sorted(recorder.files.items())]}
         payload = pickle.dumps(head, protocol=5) + pickle.dumps(record, protocol=5)
         entry.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile  # only to write an entry: a hit does not pay for its import (random, ...)
+
         fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".filing-", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             fh.write(_MAGIC + zlib.crc32(payload).to_bytes(4, "big") + payload)
