@@ -146,7 +146,7 @@ def _view(session: AuditSession, obs: dict, profile: PromptProfile) -> dict:
         return guided_view(obs, session.transcript, focus=focus, profile=profile)
     return guided_view(obs, session.transcript, focus=None, profile=profile, target=session.target(),
                        chosen=session.chosen_handle(), role=session.role, allowed=session.allowed,
-                       question=session.query.question)
+                       question=session.query.question, gated=bool(session.required))
 
 
 def _handles(obs: dict) -> tuple[str, ...]:

@@ -59,13 +59,15 @@ def model_view(obs: dict[str, Any]) -> dict[str, Any]:
 
 def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus: dict[str, Any] | None,
                 profile: PromptProfile, target: dict[str, Any] | None = None, chosen: str | None = None,
-                role: str = "", allowed: tuple[str, ...] = (), question: str | None = None) -> dict[str, Any]:
+                role: str = "", allowed: tuple[str, ...] = (), question: str | None = None,
+                gated: bool = True) -> dict[str, Any]:
     """What the auditor reads of ``obs``: the profile's view plus, in a guided profile, where to go next.
 
     ``focus``: the queried fact's view when the question handed it over as F1; ``target``: otherwise,
     the fact this auditor chose and last checked (its handle and value), or None before it chose one;
     ``chosen``: the handle this auditor last worked on (checked, or opened with a fact tool), ``role``
-    and ``allowed`` its role and tools, ``question`` what it was asked: while it searches, a profile with search guidance offers the calls it could
+    and ``allowed`` its role and tools, ``question`` what it was asked, ``gated`` whether its
+    configuration requires tools at all (the no-gating ablation does not): while it searches, a profile with search guidance offers the calls it could
     take next (:func:`search_options`) and, once it has chosen a fact, the next required tool on it.
 
     While tools are still required, ``next_call`` names the first of them, ready to copy (a small
@@ -82,7 +84,8 @@ def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus:
         return view
     subject = focus or target or {}
     handle = "F1" if focus else (target or {}).get("fact")
-    if focus is None and profile.search is not None and required:
+    if focus is None and profile.search is not None and (required or not gated):
+        # without gating nothing is ever required, but the search still offers its candidates
         options = search_options(transcript[-1] if transcript else {}, role, allowed, required, profile)
         if options:
             for listed in OFFERED_INSTEAD:  # the options carry what the model needs of these lists (the
@@ -152,7 +155,7 @@ def search_options(step: dict[str, Any], role: str, allowed: tuple[str, ...], re
     each led by what it points at in words (``is``): under constrained decoding the model writes those
     words first, so it chooses by matching the question's words, not by a handle's position.
 
-    Only while tools are still required (``required`` is not empty).
+    The calls name the role's next required tool; without gating, the tool it would be required to run.
 
     * after ``search_concepts``: per concept the filing reports, ``find_facts`` on it (a role that
       cannot browse facts: its first required checker on it, to which it adds the period);
@@ -163,16 +166,21 @@ def search_options(step: dict[str, Any], role: str, allowed: tuple[str, ...], re
     assert profile.search is not None
     tool, args, obs = step.get("tool"), step.get("arguments") or {}, step.get("observation") or {}
     limit = profile.search.max_options
+    pending = list(required) or [t for t in (FACT_TOOLS_FIRST.get(role), *CHECKS) if t and t in allowed]
     if tool == "search_concepts" and "error" not in obs:
         hits = [h for h in obs.get("concepts") or [] if h.get("reported") and h.get("concept")][:limit]
-        name = "find_facts" if "find_facts" in allowed else required[0]
+        name = "find_facts" if "find_facts" in allowed else next((t for t in pending if t in CHECKS), None)
+        if name is None:
+            return []
         # the words the search matched lead; the standard label beside them when those were the filer's own
         return [{"is": h.get("matched_label") or h.get("label") or h["concept"], "name": name,
                  "arguments": {"concept": h["concept"]}, **({"label": h["label"]} if h.get("matched_label") and h.get("label") else {})}
                 for h in hits]
     if tool == "find_facts" and "error" not in obs:
         first = FACT_TOOLS_FIRST.get(role)
-        name = first if first in required else required[0]
+        name = first if first in pending else (pending[0] if pending else None)
+        if name is None:
+            return []
         facts = [f for f in obs.get("facts") or [] if isinstance(f.get("fact"), str)][:limit]
         return [{"is": _fact_words(f), "name": name, "arguments": {"fact": f["fact"]}} for f in facts]
     error = obs.get("error") if isinstance(obs.get("error"), dict) else None

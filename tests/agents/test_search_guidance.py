@@ -205,3 +205,14 @@ def test_a_selector_without_dimensions_for_a_fact_reported_only_under_members_is
     offered = options(session.transcript[-1], role="compliance", required=REQUIRED[:3])
     chosen = next(o for o in offered if o["is"] == "us-gaap:DomesticPlanMember")
     assert "error" not in session.call(chosen["name"], chosen["arguments"])
+
+
+def test_without_gating_the_search_still_offers_its_candidates_with_the_tool_the_role_would_run():
+    assert [o["name"] for o in options(FIND, required=[])] == ["get_fact_history", "get_fact_history"]
+    assert [o["name"] for o in options(SEARCH, role="compliance", required=[])] == ["check_sign", "check_sign"]
+    view = guided_view(dict(FIND["observation"], still_required=[]), [SEARCH, FIND], focus=None, profile=GUIDED,
+                       role="forensic", allowed=ROLE_TOOLS["forensic"], gated=False)
+    assert len(view["next_call_options"]) == 2
+    # a role with nothing it could run on a fact (no-checks Compliance) is offered nothing
+    static = tuple(t for t in ROLE_TOOLS["compliance"] if not t.startswith("check_"))
+    assert search_options(SEARCH, "compliance", static, [], GUIDED) == []
