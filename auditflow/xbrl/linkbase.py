@@ -112,10 +112,7 @@ def read_links(
                 out.deferred_labels.append((root, label_hrefs))
             for el in link.iterchildren(_LOC):
                 href = el.get(_XL_HREF, "")
-                concept_of = own if href.startswith("#") else shared
-                q = concept_of.get(href, _MISSING)
-                if q is _MISSING:
-                    q = concept_of[href] = resolve(*locate(href))
+                q = _concept_at(href, own, shared, resolve, locate)
                 if q is None:
                     unresolved.append(href)
                 label_hrefs[href] = q
@@ -126,6 +123,16 @@ def read_links(
         else:
             _read_arcs(_LINK_KINDS[link.tag], link.get(_XL_ROLE, ""), arcs, locs, document, out, numbers)
     return out
+
+
+def _concept_at(href: str, own: dict, shared: dict, resolve, locate):
+    """The concept a locator's href names (None: none), looked up in ``own`` ("#fragment") or
+    ``shared`` and resolved only the first time an href is seen."""
+    concept_of = own if href.startswith("#") else shared
+    q = concept_of.get(href, _MISSING)
+    if q is _MISSING:
+        q = concept_of[href] = resolve(*locate(href))
+    return q
 
 
 def _children(link: etree._Element, own: dict, shared: dict, resolve: LocatorResolver | None,
@@ -140,10 +147,7 @@ def _children(link: etree._Element, own: dict, shared: dict, resolve: LocatorRes
         tag = el.tag
         if tag == _LOC:
             href = el.get(_XL_HREF, "")
-            concept_of = own if href.startswith("#") else shared
-            q = concept_of.get(href, _MISSING)
-            if q is _MISSING:
-                q = concept_of[href] = resolve(*locate(href))
+            q = _concept_at(href, own, shared, resolve, locate)
             if q is None:
                 unresolved.append(href)
                 continue
