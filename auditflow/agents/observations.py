@@ -146,7 +146,6 @@ def ready_report(violations: list[dict[str, Any]], passed: list[str], target: di
 
 # -- while an auditor searches ------------------------------------------------------------------------
 OFFERED_INSTEAD = ("concepts", "facts")  # a search's hits, find_facts' facts: each is an option's "is" and call
-FACT_TOOLS_FIRST = {"forensic": "get_fact_history", "single": "get_fact_history"}  # a role's first look at a fact
 
 
 def search_options(step: dict[str, Any], role: str, allowed: tuple[str, ...], required: list[str],
@@ -166,7 +165,7 @@ def search_options(step: dict[str, Any], role: str, allowed: tuple[str, ...], re
     assert profile.search is not None
     tool, args, obs = step.get("tool"), step.get("arguments") or {}, step.get("observation") or {}
     limit = profile.search.max_options
-    pending = list(required) or [t for t in (FACT_TOOLS_FIRST.get(role), *CHECKS) if t and t in allowed]
+    pending = list(required) or [t for t in (profile.first_required.get(role), *CHECKS) if t and t in allowed]
     if tool == "search_concepts" and "error" not in obs:
         hits = [h for h in obs.get("concepts") or [] if h.get("reported") and h.get("concept")][:limit]
         name = "find_facts" if "find_facts" in allowed else next((t for t in pending if t in CHECKS), None)
@@ -177,7 +176,7 @@ def search_options(step: dict[str, Any], role: str, allowed: tuple[str, ...], re
                  "arguments": {"concept": h["concept"]}, **({"label": h["label"]} if h.get("matched_label") and h.get("label") else {})}
                 for h in hits]
     if tool == "find_facts" and "error" not in obs:
-        first = FACT_TOOLS_FIRST.get(role)
+        first = profile.first_required.get(role)
         name = first if first in pending else (pending[0] if pending else None)
         if name is None:
             return []
