@@ -82,6 +82,9 @@ def add_eval_parser(sub) -> None:
                                                                "permutation (a row may set its own with +shuffle=)")
     p.add_argument("--notes", metavar="FILE", help="Markdown appended verbatim to results.md (what the numbers mean); "
                                                   "part of the reproducing command")
+    p.add_argument("--with-results", metavar="FILE", action="append", default=[],
+                   help="the results.json of another eval (other cases, other rows) to summarise beside this one, "
+                        "with every row's Joint ACC on every case set; repeatable, part of the reproducing command")
 
 
 def _read_notes(path: str | None) -> str:
@@ -91,6 +94,13 @@ def _read_notes(path: str | None) -> str:
         return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise AuditflowError(f"{path}: cannot read the notes file ({exc.strerror}); give a Markdown file or leave out --notes") from None
+
+
+def _read_beside(paths, project) -> tuple:
+    """The other evaluations' results to show beside this one, read before anything runs."""
+    from auditflow.eval.beside import load_beside
+
+    return tuple(load_beside(Path(p), project.display(Path(p))) for p in paths)
 
 
 def _check_model(model: str) -> None:
@@ -119,11 +129,13 @@ def run_eval_cmd(args) -> int:
     cache_dir, data_root = project.cache_dir(args.cache_dir), project.data_root(args.data_root)
     case_set = collect_cases([Path(c) for c in args.cases], display=project.display)
     notes = _read_notes(args.notes)
+    beside = _read_beside(args.with_results, project)
     command = eval_command([project.display(Path(c)) for c in args.cases], configs, model=model, seed=args.seed,
                            resamples=args.bootstrap, cache_dir=project.display(cache_dir) if args.cache_dir else None,
                            extra=[*(["--prompts", args.prompts] if args.prompts else []),
                                   *(["--shuffle", str(args.shuffle)] if args.shuffle is not None else []),
-                                  *(["--notes", project.display(Path(args.notes))] if args.notes else [])])
+                                  *(["--notes", project.display(Path(args.notes))] if args.notes else []),
+                                  *(x for b in beside for x in ("--with-results", b.path))])
     base = RunSettings(model=model, record_mode=args.record_mode, cache_dir=cache_dir, data_root=data_root,
                        prompts=args.prompts, shuffle=args.shuffle)
     base.profile()  # a bad profile file is one error before anything runs
@@ -152,7 +164,7 @@ def run_eval_cmd(args) -> int:
     wall = time.perf_counter() - started
     with err.status(f"paired bootstrap, {args.bootstrap} resamples ..."):
         report = build_report(run, case_set, configs, command=command, seed=args.seed, resamples=args.bootstrap,
-                              notes=notes)
+                              notes=notes, beside=beside)
     written, timings = _write_outputs(report, run, Path(args.out), args, wall, err)
     if args.used_keys:
         written.append(_write_used_keys(Path(args.used_keys), run.timings))

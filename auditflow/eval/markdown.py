@@ -11,6 +11,7 @@ from __future__ import annotations
 import shlex
 from typing import Iterable
 
+from auditflow.eval.beside import case_sets
 from auditflow.eval.metrics import ConfigMetrics
 from auditflow.eval.records import CACHE_MISS, CRASH, CaseRecord
 from auditflow.eval.report import EvalReport
@@ -101,8 +102,11 @@ def _comparisons(report: EvalReport) -> list[str]:
     if not report.comparisons:
         return ["Only one configuration ran: nothing to compare." if len(report.configs) == 1
                 else "No case ran: nothing to compare."]
-    n = report.comparisons[0].result.n
-    head = [f"{report.resamples} paired resamples of the {n} cases every configuration ran, seed {report.seed} "
+    sizes = {c.result.n for c in report.comparisons}
+    n = next(iter(sizes))
+    which = (f"the {n} cases every configuration ran" if sizes == {len(report.cases)}
+             else "the cases both configurations ran (a subset row's own cases, in the cases column)")
+    head = [f"{report.resamples} paired resamples of {which}, seed {report.seed} "
             "(each pair seeded from it and the two names). Difference = "
             f"{ref} − other, in percentage points; 95% percentile interval; two-sided p-value of "
             "\"no difference\" (shifted bootstrap, never below 1/(resamples + 1)).", ""]
@@ -110,6 +114,50 @@ def _comparisons(report: EvalReport) -> list[str]:
              f"[{pp(c.result.low)}, {pp(c.result.high)}]", f"{c.result.p_value:.4f}"] for c in report.comparisons]
     return head + _table(["comparison", "cases", ref, "other", "difference (pp)", "95% interval (pp)", "p-value"],
                          [":--", *["--:"] * 6], rows)
+
+
+def _beside(report: EvalReport) -> list[str]:
+    """A section per ``--with-results`` file, then every row's Joint ACC on every case set."""
+    out: list[str] = []
+    for other in report.beside:
+        families = list(dict.fromkeys(f for r in other.rows for f in r.by_rule))
+        out += ["", f"## Beside it: {other.case_sets}", "",
+                f"From `{other.path}` ({other.cases} cases), written by:", "",
+                "```bash", other.command, "```", ""]
+        rows = [[r.config, f"`{r.model}`", str(r.joint.n), pct_of(r.joint.right, r.joint.n),
+                 pct_of(r.consistent.right, r.consistent.n),
+                 *(pct_of(r.by_rule[f].right, r.by_rule[f].n) if f in r.by_rule else "–" for f in families),
+                 *(str(r.labels.get(k, 0)) for k in "ASEC")] for r in other.rows]
+        out += _table(["configuration", "model", "cases", "Joint ACC", "consistent: Joint ACC",
+                       *(f"{family(f)} ACC" for f in families), "A", "S", "E", "C"],
+                      [":--", ":--", *["--:"] * (7 + len(families))], rows)
+        if other.comparisons:
+            ref = other.comparisons[0].reference
+            out += ["", f"Paired bootstrap of {ref} against each ({other.resamples} resamples, on the cases both "
+                        "rows ran; difference = " f"{ref} − other, in percentage points):", ""]
+            out += _table(["comparison", "cases", ref, "other", "difference (pp)", "95% interval (pp)", "p-value"],
+                          [":--", *["--:"] * 6],
+                          ([f"{c.reference} vs {c.other}", str(c.n), pct(c.reference_acc), pct(c.other_acc),
+                            pp(c.difference), f"[{pp(c.low)}, {pp(c.high)}]", f"{c.p_value:.4f}"]
+                           for c in other.comparisons))
+    if report.beside:
+        out += _across(report)
+    return out
+
+
+def _across(report: EvalReport) -> list[str]:
+    sets = [(case_sets(report.command), {c.name: report.metrics[c.name] for c in report.configs})]
+    names = list(dict.fromkeys([*(c.name for c in report.configs), *(r.config for o in report.beside for r in o.rows)]))
+    cells = {name: [pct_of(m[name].total.labels["A"], m[name].n) if name in m else "–" for _, m in sets]
+             for name in names}
+    for other in report.beside:
+        mine = {r.config: r for r in other.rows}
+        for name in names:
+            r = mine.get(name)
+            cells[name].append(pct_of(r.joint.right, r.joint.n) if r else "–")
+    headers = ["configuration", *(f"`{s}`" for s, _ in sets), *(f"`{o.case_sets}`" for o in report.beside)]
+    return ["", "## Joint ACC on every case set", "",
+            *_table(headers, [":--", *["--:"] * (len(headers) - 1)], ([n, *cells[n]] for n in names))]
 
 
 def problem_text(r: CaseRecord) -> str:
@@ -177,7 +225,7 @@ def render_markdown(report: EvalReport, *, charts_not_drawn: str | None = None) 
              "## Accuracy", "", *_accuracy(report), "",
              "## Error types and behaviour", "", *_errors(report), "",
              f"## Paired bootstrap: Joint ACC of {report.reference} against each configuration", "",
-             *_comparisons(report), *_problems(report), *_skipped(report), "",
+             *_comparisons(report), *_problems(report), *_skipped(report), *_beside(report), "",
              "## Charts", "", *charts,
              "## Definitions", "", *(f"- {d}" for d in DEFINITIONS)]
     if report.notes.strip():  # the reviewer's reading of the numbers, kept with the command that made them

@@ -26,6 +26,7 @@ class EvalConfig:
     model: str
     prompts: str | None = None  # a prompt profile (name or file) for this row; None: --prompts / the model's
     shuffle: int | None = None  # a shuffle seed for this row; None: --shuffle
+    subset: int | None = None  # run on a stratified subset of this many cases (auditflow.eval.subset); None: all
 
 
 def parse_configs(text: str, *, model: str) -> tuple[EvalConfig, ...]:
@@ -33,7 +34,9 @@ def parse_configs(text: str, *, model: str) -> tuple[EvalConfig, ...]:
 
     A row may vary the model, the prompt profile or the shuffle seed of a configuration:
     ``full@local:qwen2.5-coder-0.5b``, ``full+prompts=plain``, ``full+shuffle=1`` (combinable, the
-    whole token is the row's name), so one table compares model sizes, profiles and orders.
+    whole token is the row's name), so one table compares model sizes, profiles and orders; and a row
+    too costly for every case may run on a stratified subset, ``full+shuffle=1+subset=60``, the same
+    cases for every row with the same size.
 
     :raises AuditflowError: an empty list or an unknown name, with the accepted names.
     """
@@ -48,16 +51,17 @@ def _one(token: str, model: str) -> EvalConfig:
     base, _, row_model = head.partition("@")
     if base not in CONFIG_NAMES:
         raise AuditflowError(f"unknown configuration {base!r} in --configs; choose from {', '.join(CONFIG_NAMES)} "
-                             "(a row may add @MODEL, +prompts=PROFILE, +shuffle=SEED)")
+                             "(a row may add @MODEL, +prompts=PROFILE, +shuffle=SEED, +subset=CASES)")
     extra: dict = {}
     for opt in options:
         key, _, value = opt.partition("=")
         if key == "prompts" and value:
             extra["prompts"] = value
-        elif key == "shuffle" and value.isdigit():
-            extra["shuffle"] = int(value)
+        elif key in ("shuffle", "subset") and value.isdigit() and (key == "shuffle" or int(value) > 0):
+            extra[key] = int(value)
         else:
-            raise AuditflowError(f"{token!r} in --configs: {opt!r} is neither +prompts=PROFILE nor +shuffle=SEED")
+            raise AuditflowError(f"{token!r} in --configs: {opt!r} is none of +prompts=PROFILE, +shuffle=SEED, "
+                                 "+subset=CASES (a whole number of at least 1)")
     if base == POLICY_CONFIG:
         return EvalConfig(token, "full", POLICY, **extra)
     return EvalConfig(token, base, row_model or model, **extra)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from auditflow.eval.beside import BesideResults
 from auditflow.eval.bootstrap import Comparison, compare
 from auditflow.eval.collect import CaseSet
 from auditflow.eval.metrics import ConfigMetrics, config_metrics
@@ -44,6 +45,7 @@ class EvalReport:
     records: dict[str, tuple[CaseRecord, ...]]
     comparisons: tuple[Comparison, ...]
     notes: str = ""  # a reviewer's commentary (--notes FILE), reproduced verbatim in results.md
+    beside: tuple[BesideResults, ...] = ()  # other evaluations summarised beside this one (--with-results)
 
     def problems(self) -> list[tuple[str, CaseRecord]]:
         """(configuration, record) of every case that did not run to a result, in table order."""
@@ -66,18 +68,29 @@ def eval_command(case_args: Sequence[str], configs: Sequence[EvalConfig], *, mod
 
 
 def build_report(run: EvalRun, cases: CaseSet, configs: Sequence[EvalConfig], *, command: str, seed: int,
-                 resamples: int, notes: str = "") -> EvalReport:
+                 resamples: int, notes: str = "", beside: Sequence[BesideResults] = ()) -> EvalReport:
     """Metrics per configuration and the reference's bootstrap comparisons with every other one."""
     configs = tuple(configs)
     skipped = {s.key for s in run.skipped}
     infos = tuple(CaseInfo(kc.key, kc.case.rule, kc.case.expect.decision) for kc in cases.cases if kc.key not in skipped)
     metrics = {c.name: config_metrics(c.name, c.protocol, c.model, run.records[c.name]) for c in configs}
     reference = reference_config(configs)
-    right = {c.name: [r.label == "A" for r in run.records[c.name]] for c in configs}
-    comparisons = tuple(compare(reference, c.name, right[reference], right[c.name], resamples=resamples, seed=seed)
-                        for c in configs if c.name != reference and infos)
+    comparisons = tuple(comp for c in configs if c.name != reference and infos
+                        if (comp := _paired(reference, c.name, run.records, resamples=resamples, seed=seed)))
     return EvalReport(command, configs, reference, seed, resamples, cases.files, infos, run.skipped, metrics,
-                      dict(run.records), comparisons, notes)
+                      dict(run.records), comparisons, notes, tuple(beside))
+
+
+def _paired(reference: str, other: str, records: dict[str, tuple[CaseRecord, ...]], *, resamples: int,
+            seed: int) -> Comparison | None:
+    """The bootstrap of two rows on the cases both ran (all of them, unless one row ran a subset);
+    None when they share no case."""
+    ref = {r.key: r.label == "A" for r in records[reference]}
+    oth = {r.key: r.label == "A" for r in records[other]}
+    both = [k for k in ref if k in oth]
+    if not both:
+        return None
+    return compare(reference, other, [ref[k] for k in both], [oth[k] for k in both], resamples=resamples, seed=seed)
 
 
 def results_document(report: EvalReport) -> dict[str, Any]:

@@ -38,12 +38,14 @@ class SkippedCase:
 
 @dataclass
 class EvalRun:
-    """Records per configuration (in configuration order, cases sorted by key), timings, skips, crashes."""
+    """Records per configuration (in configuration order, cases sorted by key; a subset row has only its
+    subset's), timings, skips, crashes."""
 
     records: dict[str, tuple[CaseRecord, ...]]
     timings: tuple[CaseTiming, ...] = ()
     skipped: tuple[SkippedCase, ...] = ()
     tracebacks: dict[tuple[str, str], str] = field(default_factory=dict)  # (config, key) -> traceback
+    settings: dict[str, RunSettings] = field(default_factory=dict)  # config -> the settings its cases ran with
 
 
 def missing_requirement(kc: KeyedCase, data_root: Path | None) -> str | None:
@@ -81,6 +83,16 @@ class _FilingLoader:
                 pass
 
 
+def _row_cases(runnable: Sequence[KeyedCase], config: EvalConfig) -> list[KeyedCase]:
+    """The cases a row runs: all, or its stratified subset (drawn from the runnable cases)."""
+    if config.subset is None:
+        return list(runnable)
+    from auditflow.eval.subset import stratified_subset
+
+    keep = stratified_subset(runnable, config.subset)
+    return [kc for kc in runnable if kc.key in keep]
+
+
 def run_eval(cases: Sequence[KeyedCase], configs: Sequence[EvalConfig], base: RunSettings, *, jobs: int,
              redact: Redactor, on_done: Callable[[str, CaseRecord], None] | None = None,
              run_one: Callable[..., object] | None = None) -> EvalRun:
@@ -101,7 +113,8 @@ def run_eval(cases: Sequence[KeyedCase], configs: Sequence[EvalConfig], base: Ru
                                 prompts=c.prompts if c.prompts is not None else base.prompts,
                                 shuffle=c.shuffle if c.shuffle is not None else base.shuffle) for c in configs}
     order = {c.name: i for i, c in enumerate(configs)}
-    tasks = sorted(((c, kc) for c in configs for kc in runnable),
+    rows = {c.name: _row_cases(runnable, c) for c in configs}
+    tasks = sorted(((c, kc) for c in configs for kc in rows[c.name]),
                    key=lambda t: (paths[t[1].key], t[1].key, order[t[0].name]))
     tracebacks: dict[tuple[str, str], str] = {}
 
@@ -130,6 +143,6 @@ def run_eval(cases: Sequence[KeyedCase], configs: Sequence[EvalConfig], base: Ru
         done[(out.case[0].name, rec.key)] = rec
         if timing is not None:
             timings.append(timing)
-    records = {c.name: tuple(done[(c.name, kc.key)] for kc in runnable) for c in configs}
+    records = {c.name: tuple(done[(c.name, kc.key)] for kc in rows[c.name]) for c in configs}
     timings.sort(key=lambda t: (order[t.config], t.key))
-    return EvalRun(records, tuple(timings), skipped, tracebacks)
+    return EvalRun(records, tuple(timings), skipped, tracebacks, settings)

@@ -71,19 +71,20 @@ def plugin_entries(rows: Iterable[Mapping[str, Any]], field: str = "html") -> li
 class PayloadCollector:
     """Runs cases for ``auditflow eval`` (its ``run_one``) and keeps each run's payload.
 
-    Keyed by model, protocol and the case (file, position): what :func:`auditflow.eval.runner.run_eval`
-    hands ``run_one``. ``redact`` replaces machine folders in error texts, as eval's records do.
+    Keyed by the row's settings and the case (file, position): what :func:`auditflow.eval.runner.run_eval`
+    hands ``run_one``. The whole settings, not just model and protocol: rows such as ``full`` and
+    ``full+shuffle=1`` share both and must not show each other's evidence. ``redact`` replaces machine folders in error texts, as eval's records do.
     """
 
     def __init__(self, redact: Callable[[str], str] = lambda s: s, run: Callable[..., Any] | None = None) -> None:
         self.redact = redact
         self.run = run
-        self.payloads: dict[tuple[str, str, str, int], dict[str, Any]] = {}
+        self.payloads: dict[tuple[Any, str, int], dict[str, Any]] = {}
         self._lock = threading.Lock()
 
     @staticmethod
-    def _key(model: str, protocol: str, case: AuditCase) -> tuple[str, str, str, int]:
-        return (model, protocol, str(case.file), case.index)
+    def _key(settings: Any, case: AuditCase) -> tuple[Any, str, int]:
+        return (settings, str(case.file), case.index)
 
     def __call__(self, case: AuditCase, settings: Any) -> CaseOutcome:
         if self.run is None:
@@ -95,11 +96,12 @@ class PayloadCollector:
         for m in payload["mismatches"]:
             m["actual"] = self.redact(m["actual"])
         with self._lock:
-            self.payloads[self._key(settings.model, settings.config, case)] = payload
+            self.payloads[self._key(settings, case)] = payload
         return outcome
 
-    def get(self, model: str, protocol: str, case: AuditCase) -> dict[str, Any] | None:
-        return self.payloads.get(self._key(model, protocol, case))
+    def get(self, settings: Any, case: AuditCase) -> dict[str, Any] | None:
+        """The payload of ``case`` run with ``settings`` (a row's, :attr:`EvalRun.settings`), if kept."""
+        return self.payloads.get(self._key(settings, case))
 
 
 def eval_entries(report: Any, run: Any, cases: Iterable[Any], collector: PayloadCollector | None) -> list[dict[str, Any]]:
@@ -119,6 +121,7 @@ def eval_entries(report: Any, run: Any, cases: Iterable[Any], collector: Payload
                 "line": case.line if case is not None else "", "expected_decision": rec.expected_decision,
                 "decision": rec.decision, "error": rec.error,
                 **{f"cache_{k}": v for k, v in counts.items()},
-                "payload": collector.get(config.model, config.protocol, case) if collector and case is not None else None,
+                "payload": (collector.get(run.settings[config.name], case)
+                            if collector and case is not None and config.name in run.settings else None),
             })
     return out

@@ -4,7 +4,8 @@ what ``auditflow eval`` writes from the committed LLM cache, byte for byte.
 The command is read from each file itself (the block it prints), run again in replay mode with the
 provider model replaced by one that fails on any call, and the new ``results.md`` must equal the
 committed one. A change to the protocol, prompts, checkers or cases that moves any number shows up
-here, with the command that re-records what changed.
+here, with the command that re-records what changed. Each folder's ``results.json`` is compared too:
+``docs/results.md`` shows the hard corpus's beside its own, read from that file (``--with-results``).
 """
 from __future__ import annotations
 
@@ -40,3 +41,5 @@ def test_documented_results_are_reproduced_from_the_committed_cache(results, dat
     # a documented run may list cases without an audit result (then eval exits 'incomplete'); the file says so
     assert code == (EXIT_INCOMPLETE if PROBLEMS_HEADING in text else 0)
     assert (tmp_path / "results.md").read_text(encoding="utf-8") == text
+    # another report may show this one's results.json beside it (--with-results): it is reproduced too
+    assert (tmp_path / "results.json").read_bytes() == (results.parent / "results.json").read_bytes()

@@ -98,5 +98,5 @@ def test_a_row_may_vary_the_model_the_profile_and_the_order():
                     EvalConfig("full+prompts=plain", "full", "local:m", prompts="plain"),
                     EvalConfig("full+shuffle=1", "full", "local:m", shuffle=1),
                     EvalConfig("policy", "full", "policy"))
-    with pytest.raises(AuditflowError, match="neither"):
+    with pytest.raises(AuditflowError, match="none of"):
         parse_configs("full+shuffle=x", model="local:m")
