@@ -118,7 +118,7 @@ def run_eval_cmd(args) -> int:
     from auditflow.eval.plan import parse_configs
     from auditflow.eval.records import Redactor
     from auditflow.eval.report import build_report, eval_command
-    from auditflow.eval.runner import missing_requirement, run_eval
+    from auditflow.eval.runner import missing_requirement, row_cases, run_eval
 
     err = Console(stderr=True)
     project = find_project([Path(c) for c in args.cases])
@@ -140,12 +140,13 @@ def run_eval_cmd(args) -> int:
                        prompts=args.prompts, shuffle=args.shuffle)
     base.profile()  # a bad profile file is one error before anything runs
     redact = Redactor.of(cache_dir=cache_dir, data_root=data_root, rootdir=project.rootdir)
-    runnable = sum(missing_requirement(kc, data_root) is None for kc in case_set.cases)
+    runnable = [kc for kc in case_set.cases if missing_requirement(kc, data_root) is None]
+    per_row = {c.name: len(row_cases(runnable, c)) for c in configs}  # a +subset row runs fewer
 
     started = time.perf_counter()
     with Progress(TextColumn("[bold]{task.description:<14}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.fields[bad]}"), TimeElapsedColumn(), console=err) as bar:
-        tasks = {c.name: bar.add_task(c.name, total=runnable, bad="") for c in configs}
+        tasks = {c.name: bar.add_task(c.name, total=per_row[c.name], bad="") for c in configs}
         bad: dict[str, int] = dict.fromkeys(tasks, 0)
         done: dict[str, int] = dict.fromkeys(tasks, 0)
         lock = threading.Lock()
@@ -156,7 +157,7 @@ def run_eval_cmd(args) -> int:
                 done[config] += 1
                 note = f"[red]{bad[config]} without result[/red]" if bad[config] else ""
                 if not err.is_terminal:
-                    _log_case(err, config, done[config], runnable, record, time.perf_counter() - started)
+                    _log_case(err, config, done[config], per_row[config], record, time.perf_counter() - started)
             bar.update(tasks[config], advance=1, bad=note)
 
         collector = _html_collector(args, redact)

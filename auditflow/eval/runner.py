@@ -83,7 +83,7 @@ class _FilingLoader:
                 pass
 
 
-def _row_cases(runnable: Sequence[KeyedCase], config: EvalConfig) -> list[KeyedCase]:
+def row_cases(runnable: Sequence[KeyedCase], config: EvalConfig) -> list[KeyedCase]:
     """The cases a row runs: all, or its stratified subset (drawn from the runnable cases)."""
     if config.subset is None:
         return list(runnable)
@@ -113,7 +113,7 @@ def run_eval(cases: Sequence[KeyedCase], configs: Sequence[EvalConfig], base: Ru
                                 prompts=c.prompts if c.prompts is not None else base.prompts,
                                 shuffle=c.shuffle if c.shuffle is not None else base.shuffle) for c in configs}
     order = {c.name: i for i, c in enumerate(configs)}
-    rows = {c.name: _row_cases(runnable, c) for c in configs}
+    rows = {c.name: row_cases(runnable, c) for c in configs}
     tasks = sorted(((c, kc) for c in configs for kc in rows[c.name]),
                    key=lambda t: (paths[t[1].key], t[1].key, order[t[0].name]))
     tracebacks: dict[tuple[str, str], str] = {}

@@ -75,3 +75,12 @@ def test_a_subset_row_runs_only_its_cases_and_is_compared_on_them(case_dir: Path
     (comparison,) = report.comparisons
     assert comparison.result.n == 1
     assert report.metrics["no-checks+subset=1"].n == 1 and report.metrics["policy"].n == 3
+
+
+def test_progress_counts_a_subset_row_against_its_own_cases(case_dir: Path, tmp_path: Path, capsys):
+    from auditflow.cli.main import main
+
+    assert main(["eval", str(case_dir), "--configs", "policy,no-checks+subset=1", "--model", "policy", "--out",
+                 str(tmp_path), "--bootstrap", "20", "--no-charts"]) == 0
+    err = capsys.readouterr().err
+    assert "no-checks+subset=1 1/1 " in err and "policy 3/3 " in err
