@@ -52,3 +52,31 @@ def test_dimension_index_built_on_first_use(data_root):
     cubes = lazy.cubes
     assert lazy._arcs is None and lazy.cubes is cubes and cubes
     assert {c.role for c in cubes} == set(lazy.by_role) and lazy.defaults
+
+
+def test_the_hash_is_kept_in_a_slot_from_every_way_a_qname_is_made():
+    import copy
+    import dataclasses
+    import pickle
+
+    made = [QName("http://x", "Assets", "x"), interned("http://x", "Liabilities"), QName.from_clark("{http://x}Equity"),
+            QName.parse("x:Revenue", {"x": "http://x"}), dataclasses.replace(QName("http://x", "A"), local="Cost")]
+    made += [copy.deepcopy(made[0]), pickle.loads(pickle.dumps(made[1]))]
+    for q in made:
+        assert q._hash == hash(q.local) == hash(q)
+    q = QName("http://x", "Assets")
+    object.__setattr__(q, "_hash", 12345)  # __hash__ returns the slot, it does not hash again per call
+    assert hash(q) == 12345
+
+
+def test_the_kept_hash_is_no_part_of_the_name():
+    import dataclasses
+
+    q = QName("http://x", "Assets", "x")
+    assert repr(q) == "QName(namespace='http://x', local='Assets', prefix='x')"
+    assert [f.name for f in dataclasses.fields(QName) if f.init] == ["namespace", "local", "prefix"]
+    assert QName.__match_args__ == ("namespace", "local", "prefix")
+    with pytest.raises(TypeError):
+        QName("http://x", "Assets", "x", 0)  # not an argument
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        q._hash = 1
