@@ -43,6 +43,7 @@ class DTSWalker:
         self._queue: list[tuple[str, str, str]] = []  # (location, kind hint, referenced from)
         self._seen: set[str] = set()
         self._linkbase_roots: list[tuple[str, object]] = []
+        self._bases: dict[tuple[str, str], str] = {}  # (href before '#', linkbase) -> schema location
 
     def walk(self, refs: list[tuple[str, str]], *, referenced_from: str) -> DTS:
         for href, kind in refs:
@@ -98,7 +99,13 @@ class DTSWalker:
         base, _, frag = href.partition("#")
         if not base:
             return linkbase_loc, frag
-        return self.src.resolve(base, linkbase_loc), frag
+        # Hundreds of locators name concepts of one schema: its location is worked out once per
+        # (base, linkbase) pair. A refused href raises before anything is remembered.
+        key = (base, linkbase_loc)
+        loc = self._bases.get(key)
+        if loc is None:
+            loc = self._bases[key] = self.src.resolve(base, linkbase_loc)
+        return loc, frag
 
     def _resolve(self, schema_loc: str, frag: str) -> QName | None:
         info = self.dts.schemas.get(schema_loc)

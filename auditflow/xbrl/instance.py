@@ -116,7 +116,9 @@ def _first_children(el: etree._Element, tags: tuple[str, ...]) -> list:
     return found
 
 
-def parse_context(el: etree._Element, where: str) -> Context:
+def parse_context(el: etree._Element, where: str, members: "_MemberNames | None" = None) -> Context:
+    """One ``xbrli:context``. ``members`` (see :class:`_MemberNames`) names its explicit members from
+    a per-document memo; without it each member's names are resolved against its own ``nsmap``."""
     cid = el.get("id")
     if not cid:
         raise MalformedXBRLError("a context has no id", path=where, line=el.sourceline)
@@ -144,6 +146,10 @@ def parse_context(el: etree._Element, where: str) -> Context:
         for m in container:
             tag = m.tag
             if tag == _EXPLICIT:
+                if members is not None:
+                    dim, member = members.names(m, where)
+                    dims[dim] = member
+                    continue
                 nsmap = m.nsmap  # built by walking the ancestors: once for both names (issue 21)
                 dims[_qname(m.get("dimension", ""), m, where, nsmap=nsmap)] = _qname(m.text or "", m, where, nsmap=nsmap)
             elif tag == _TYPED:
@@ -205,8 +211,42 @@ _SCHEMA_REF, _LINKBASE_REF, _XL_HREF = f"{{{LINK}}}schemaRef", f"{{{LINK}}}linkb
 _XSI_NIL = f"{{{XSI}}}nil"
 
 
-def parse_instance(root: etree._Element, *, document: str) -> ParsedInstance:
-    """Read an ``xbrli:xbrl`` root element.
+class _MemberNames:
+    """The (dimension, member) QNames of explicit members, resolved once per distinct pair of texts.
+
+    Only for a document whose namespaces are all declared on its root element, so that every
+    element's in-scope namespaces are the root's: a filing repeats a few dozen pairs over hundreds of
+    contexts, and ``el.nsmap`` (a walk up the ancestors and a fresh dict) plus two ``QName.parse``
+    per member were a visible part of reading the contexts (issue 21)."""
+
+    def __init__(self, nsmap: dict) -> None:
+        self._nsmap = nsmap
+        self._pairs: dict[tuple[str, str], tuple[QName, QName]] = {}
+
+    @classmethod
+    def for_document(cls, root: etree._Element, source: bytes | None) -> "_MemberNames | None":
+        """The memo when ``source`` (the bytes ``root`` was parsed from) declares namespaces on the
+        root only, else None. Every declaration is spelled ``xmlns`` in the bytes (entity
+        declarations are refused by the parser): as many occurrences as the root declares means no
+        other element declares any. UTF-16/32 bytes never match, and fall back to ``nsmap``."""
+        if source is None:
+            return None
+        nsmap = root.nsmap
+        if not nsmap or source.count(b"xmlns") != len(nsmap):
+            return None
+        return cls(nsmap)
+
+    def names(self, m: etree._Element, where: str) -> tuple[QName, QName]:
+        key = (m.get("dimension", ""), m.text or "")
+        pair = self._pairs.get(key)
+        if pair is None:  # an undeclared prefix raises here, located at this member, and is not remembered
+            pair = self._pairs[key] = (_qname(key[0], m, where, nsmap=self._nsmap), _qname(key[1], m, where, nsmap=self._nsmap))
+        return pair
+
+
+def parse_instance(root: etree._Element, *, document: str, source: bytes | None = None) -> ParsedInstance:
+    """Read an ``xbrli:xbrl`` root element. ``source``, the bytes it was parsed from, lets explicit
+    members be named from a per-document memo (:class:`_MemberNames`); the result is the same.
 
     :raises MalformedXBRLError: when the root is not an XBRL instance or a fact is unusable.
     """
@@ -214,12 +254,13 @@ def parse_instance(root: etree._Element, *, document: str) -> ParsedInstance:
         raise MalformedXBRLError(f"root element is {root.tag!r}, not xbrli:xbrl", path=document, line=root.sourceline)
     out = ParsedInstance(document=document, namespaces={k or "": v for k, v in root.nsmap.items()})
     fact_els: list[etree._Element] = []
+    members = _MemberNames.for_document(root, source)
     for el in root:
         tag = el.tag
         if not isinstance(tag, str):
             continue
         if tag == _CONTEXT:
-            c = parse_context(el, document)
+            c = parse_context(el, document, members)
             out.contexts[c.id] = c
         elif tag == _UNIT:
             u = parse_unit(el, document, out.warnings)

@@ -147,7 +147,9 @@ def _children(link: etree._Element, own: dict, shared: dict, resolve: LocatorRes
         tag = el.tag
         if tag == _LOC:
             href = el.get(_XL_HREF, "")
-            q = _concept_at(href, own, shared, resolve, locate)
+            q = (own if href[:1] == "#" else shared).get(href, _MISSING)  # _concept_at's lookup, inline: 2k a filing
+            if q is _MISSING:
+                q = _concept_at(href, own, shared, resolve, locate)
             if q is None:
                 unresolved.append(href)
                 continue

@@ -82,7 +82,8 @@ def load_filing(path: str | Path, *, external_resolver: ExternalResolver | None 
 
 def _parse_entry(src: PackageSource, kind: str, locations: tuple[str, ...]) -> ParsedInstance:
     if kind != "inline":
-        return parse_instance(parse_xml(src.read(locations[0]), name=locations[0]), document=locations[0])
+        data = src.read(locations[0])
+        return parse_instance(parse_xml(data, name=locations[0]), document=locations[0], source=data)
     from auditflow.xbrl.inline import parse_inline
 
     roots, repairs = [], []

@@ -1,0 +1,111 @@
+"""Issue 21, third round: the loader's memos give what resolving every mention gave.
+
+* explicit members are named from a per-document memo when every namespace is declared on the
+  instance's root (``instance._MemberNames``), and from each member's own ``nsmap`` otherwise;
+* the DTS walker resolves a locator href's schema part once per (base, linkbase).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from auditflow.errors import MalformedXBRLError, UnsafeInputError
+from auditflow.xbrl import instance
+from auditflow.xbrl.dts import DTSWalker
+from auditflow.xbrl.instance import _MemberNames, parse_instance
+from auditflow.xbrl.qname import QName
+from auditflow.xbrl.safexml import parse_xml
+from auditflow.xbrl.source import PackageSource
+
+XBRLI = "http://www.xbrl.org/2003/instance"
+HEAD = (b'<xbrli:xbrl xmlns:xbrli="http://www.xbrl.org/2003/instance" xmlns:xbrldi="http://xbrl.org/2006/xbrldi" '
+        b'xmlns:a="http://a"%s>')
+CONTEXT = (b'<xbrli:context id="%s"><xbrli:entity><xbrli:identifier scheme="s">1</xbrli:identifier>'
+           b'<xbrli:segment%s><xbrldi:explicitMember dimension="a:Axis">%s</xbrldi:explicitMember></xbrli:segment>'
+           b'</xbrli:entity><xbrli:period><xbrli:instant>2024-12-31</xbrli:instant></xbrli:period></xbrli:context>')
+
+
+def _doc(*contexts: bytes, root_extra: bytes = b"") -> bytes:
+    return HEAD % root_extra + b"".join(contexts) + b"</xbrli:xbrl>"
+
+
+def _dims(data: bytes, *, memo: bool) -> dict[str, tuple]:
+    root = parse_xml(data, name="i.xml")
+    parsed = parse_instance(root, document="i.xml", source=data if memo else None)
+    return {cid: c.dimensions for cid, c in parsed.contexts.items()}
+
+
+def test_a_document_declaring_namespaces_on_its_root_only_is_read_through_the_memo():
+    data = _doc(CONTEXT % (b"c1", b"", b"a:One"), CONTEXT % (b"c2", b"", b"a:One"), CONTEXT % (b"c3", b"", b"a:Two"))
+    root = parse_xml(data, name="i.xml")
+    assert _MemberNames.for_document(root, data) is not None
+    got = _dims(data, memo=True)
+    assert got == _dims(data, memo=False)
+    assert got["c1"] == ((QName("http://a", "Axis"), QName("http://a", "One")),)
+    assert got["c1"][0][1] is got["c2"][0][1]  # one member QName for both mentions
+
+
+def test_a_namespace_declared_below_the_root_turns_the_memo_off_and_is_honoured():
+    # the segment of c2 redeclares prefix a: its member must be read in that scope, not the root's
+    data = _doc(CONTEXT % (b"c1", b"", b"a:One"), CONTEXT % (b"c2", b' xmlns:a="http://other"', b"a:One"))
+    root = parse_xml(data, name="i.xml")
+    assert _MemberNames.for_document(root, data) is None
+    got = _dims(data, memo=True)
+    assert got["c1"] == ((QName("http://a", "Axis"), QName("http://a", "One")),)
+    assert got["c2"] == ((QName("http://other", "Axis"), QName("http://other", "One")),)
+
+
+def test_xmlns_anywhere_else_in_the_bytes_also_turns_it_off():
+    data = _doc(CONTEXT % (b"c1", b"", b"a:One")).replace(b"</xbrli:xbrl>", b"<!-- xmlns --></xbrli:xbrl>")
+    assert _MemberNames.for_document(parse_xml(data, name="i.xml"), data) is None
+    utf16 = _doc(CONTEXT % (b"c1", b"", b"a:One")).decode().encode("utf-16")
+    assert _MemberNames.for_document(parse_xml(utf16, name="i.xml"), utf16) is None
+
+
+def test_an_undeclared_member_prefix_still_fails_with_file_and_line_through_the_memo():
+    data = _doc(CONTEXT % (b"c1", b"", b"a:One"), b"\n\n" + CONTEXT % (b"c2", b"", b"nope:One"))
+    with pytest.raises(MalformedXBRLError) as info:
+        _dims(data, memo=True)
+    assert info.value.path == "i.xml" and info.value.line == 3 and "nope" in str(info.value)
+
+
+def test_real_instances_give_the_same_contexts_with_and_without_the_memo(data_root):
+    used = 0
+    for folder in sorted((data_root / "filings").iterdir()):
+        for p in sorted(folder.glob("*.xml")):
+            data = p.read_bytes()
+            root = parse_xml(data, name=p.name)
+            if root.tag != f"{{{XBRLI}}}xbrl":
+                continue
+            used += _MemberNames.for_document(root, data) is not None
+            fast = parse_instance(root, document=p.name, source=data)
+            slow = parse_instance(root, document=p.name)
+            assert fast.contexts == slow.contexts, p
+    assert used >= 10  # the memo is what real filings get
+
+
+def test_the_walker_resolves_each_schema_href_once_per_linkbase(data_root, monkeypatch):
+    folder = data_root / "filings" / "aapl-10k-2023-09-30"
+    calls: list[tuple[str, str]] = []
+    real = PackageSource.resolve
+
+    def counting(self, href, relative_to):
+        calls.append((href, relative_to))
+        return real(self, href, relative_to)
+
+    monkeypatch.setattr(PackageSource, "resolve", counting)
+    src = PackageSource.open(folder)
+    walker = DTSWalker(src)
+    walker.walk([("aapl-20230930.xsd", "schema")], referenced_from="aapl-20230930_htm.xml")
+    located = [c for c in calls if c[1].endswith(("_cal.xml", "_def.xml", "_pre.xml", "_lab.xml"))]
+    assert located and len(located) == len(set(located))  # hundreds of locators, one resolve per distinct pair
+    assert walker._locate("aapl-20230930.xsd#aapl_X", "aapl-20230930_cal.xml") == ("aapl-20230930.xsd", "aapl_X")
+
+
+def test_a_refused_locator_href_is_refused_every_time(tmp_path):
+    (tmp_path / "lb.xml").write_text("<x/>")
+    walker = DTSWalker(PackageSource.open(tmp_path))
+    for _ in range(2):
+        with pytest.raises(UnsafeInputError):
+            walker._locate("../../outside.xsd#c", "lb.xml")
