@@ -21,7 +21,7 @@ from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.instance import ParsedInstance, parse_instance
 from auditflow.xbrl.linkbase import effective_arcs, read_deferred_labels
 from auditflow.xbrl.numbers import MAX_EXPONENT, number_problem, short
-from auditflow.xbrl.model import Concept, Fact, Warning_, make_fact, plain_decimal  # noqa: F401 - re-exported
+from auditflow.xbrl.model import Concept, Fact, Warning_, make_concept, make_fact, plain_decimal  # noqa: F401 - re-exported
 from auditflow.xbrl.prefix_repair import prefixes_from_schema, repair, schema_ref, undeclared_prefixes
 from auditflow.xbrl.qname import QName
 from auditflow.xbrl.safexml import parse_xml
@@ -201,6 +201,7 @@ def _fill_concepts(filing: Filing) -> None:
     used = dict.fromkeys(period_types)
     used.update(dict.fromkeys(chain.from_iterable(map(_ENDS, filing.arcs))))  # source, target, source, ...: in C
     concepts = filing.concepts
-    for q in used:
+    for q in used:  # hundreds of standard concepts known only from facts and locators: the positional maker
         if q not in concepts:
-            concepts[q] = Concept(qname=q, period_type=period_types.get(q), source="fact" if q in period_types else "locator")
+            pt = period_types.get(q)
+            concepts[q] = make_concept(q, None, None, pt, None, None, None, None, "locator" if pt is None else "fact")

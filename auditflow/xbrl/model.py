@@ -277,3 +277,4 @@ def positional_maker(cls: type) -> Callable[..., Any]:
 make_arc = positional_maker(Arc)  # Arc(kind, arcrole, role, source, target, order, ..., document): every field
 make_fact = positional_maker(Fact)  # Fact(concept, context_id, value, ..., index): every field
 make_label = positional_maker(Label)
+make_concept = positional_maker(Concept)  # Concept(qname, id, ..., source): every field
