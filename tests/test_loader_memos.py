@@ -109,3 +109,39 @@ def test_a_refused_locator_href_is_refused_every_time(tmp_path):
     for _ in range(2):
         with pytest.raises(UnsafeInputError):
             walker._locate("../../outside.xsd#c", "lb.xml")
+
+
+class _Reads:
+    """An ``observe`` hook counting the reads of each file."""
+
+    def __init__(self) -> None:
+        self.count: dict[str, int] = {}
+
+    def listed(self, _names) -> None:
+        pass
+
+    def read_file(self, path, data=None) -> None:
+        self.count[str(path)] = self.count.get(str(path), 0) + 1
+
+
+@pytest.mark.parametrize("name", ["filings/aapl-10k-2023-09-30", "filings/aeon-10q-2023-09-30"])
+def test_an_entry_document_is_read_once_sniffed_and_parsed_from_the_same_bytes(data_root, name):
+    from auditflow.xbrl.discovery import find_entry_documents
+    from auditflow.xbrl.loader import load_filing
+
+    reads = _Reads()
+    filing = load_filing(data_root / name, observe=reads)
+    assert filing.facts and set(reads.count.values()) == {1}  # before: the entry document was read twice
+    src = PackageSource.open(data_root / name)
+    entry = find_entry_documents(src)
+    assert entry.contents == tuple(src.read(loc) for loc in entry.locations)
+    assert "contents" not in repr(entry)
+
+
+def test_a_single_instance_file_given_as_the_path_is_read_once(data_root):
+    from auditflow.xbrl.loader import load_filing
+
+    reads = _Reads()
+    path = data_root / "filings" / "aapl-10k-2023-09-30" / "aapl-20230930_htm.xml"
+    assert load_filing(path, observe=reads).facts
+    assert reads.count[str(path)] == 1

@@ -45,7 +45,7 @@ def load_filing(path: str | Path, *, external_resolver: ExternalResolver | None 
     src.observe = observe
     try:
         entry = find_entry_documents(src)
-        parsed = _parse_entry(src, entry.kind, entry.locations)
+        parsed = _parse_entry(src, entry.kind, entry.locations, entry.contents)
         filing = Filing(source=str(path), documents=list(entry.locations), is_inline=entry.kind == "inline")
         if entry.note:
             filing.warnings.append(Warning_("entry-choice", entry.note))
@@ -80,15 +80,17 @@ def load_filing(path: str | Path, *, external_resolver: ExternalResolver | None 
         src.close()
 
 
-def _parse_entry(src: PackageSource, kind: str, locations: tuple[str, ...]) -> ParsedInstance:
+def _parse_entry(src: PackageSource, kind: str, locations: tuple[str, ...], contents: tuple[bytes, ...] = ()) -> ParsedInstance:
+    """Parse the entry documents; ``contents`` are their bytes when discovery already read them."""
+    if len(contents) != len(locations):
+        contents = tuple(src.read(loc) for loc in locations)
     if kind != "inline":
-        data = src.read(locations[0])
+        data = contents[0]
         return parse_instance(parse_xml(data, name=locations[0]), document=locations[0], source=data)
     from auditflow.xbrl.inline import parse_inline
 
     roots, repairs = [], []
-    for loc in locations:
-        data = src.read(loc)
+    for loc, data in zip(locations, contents):
         root = parse_xml(data, name=loc)
         missing = undeclared_prefixes(data, root)
         if missing:
