@@ -18,6 +18,7 @@ from auditflow.xbrl.discovery import find_entry_documents
 from auditflow.xbrl.dts import DTSWalker
 from auditflow.xbrl.duplicates import find_duplicates
 from auditflow.xbrl.filing import Filing
+from auditflow.xbrl.gc_pause import collector_paused
 from auditflow.xbrl.instance import ParsedInstance, parse_instance
 from auditflow.xbrl.linkbase import effective_arcs, read_deferred_labels
 from auditflow.xbrl.numbers import MAX_EXPONENT, number_problem, short
@@ -41,6 +42,11 @@ def load_filing(path: str | Path, *, external_resolver: ExternalResolver | None 
     :raises InputError: missing or unreadable files, hostile XML or archives.
     :raises MalformedXBRLError: XBRL too broken to audit (e.g. a fact whose context is missing).
     """
+    with collector_paused():  # a load makes no reference cycles: see auditflow.xbrl.gc_pause
+        return _load(path, external_resolver, observe)
+
+
+def _load(path: str | Path, external_resolver: ExternalResolver | None, observe: object | None) -> Filing:
     src = PackageSource.open(path)
     src.observe = observe
     try:
