@@ -145,3 +145,51 @@ def test_a_single_instance_file_given_as_the_path_is_read_once(data_root):
     path = data_root / "filings" / "aapl-10k-2023-09-30" / "aapl-20230930_htm.xml"
     assert load_filing(path, observe=reads).facts
     assert reads.count[str(path)] == 1
+
+
+def _locator_as_it_was(tset, url: str, fragment: str):
+    """TaxonomySet.concept_for_locator before the per-URL plan (the reference)."""
+    from auditflow.xbrl.packages import _convention_local, standard_namespace_for_url
+    from auditflow.xbrl.qname import interned
+    from auditflow.xbrl.qname import standard_prefix
+
+    conv = _convention_local(fragment)
+    info = tset.schema(url)
+    if info is not None:
+        c = info.concepts.get(fragment) or (info.by_name.get(conv[1]) if conv else None)
+        return c.qname if c is not None else None
+    if conv is not None:
+        ns = standard_namespace_for_url(url)
+        if ns:
+            return interned(ns, conv[1], standard_prefix(ns) or conv[0])
+    return None
+
+
+@pytest.mark.parametrize("name", ["filings/aapl-10k-2023-09-30", "filings-rolled/bxp-10q-2025-06-30",
+                                  "filings/tsla-10q-2024-06-30"])
+def test_locators_name_the_concepts_they_named_before_the_per_url_plan(data_root, name):
+    from auditflow.xbrl.loader import load_filing
+    from auditflow.xbrl.packages import TaxonomySet
+
+    asked: list[tuple[str, str]] = []
+    probe = TaxonomySet.discover(data_root)
+    load_filing(data_root / name, external_resolver=lambda u, f: asked.append((u, f)) or probe.concept_for_locator(u, f))
+    asked += [(u, "us-gaap_Assets") for u, _ in asked[:3]] + [(u, "no-convention") for u, _ in asked[:3]]
+    fresh, reference = TaxonomySet.discover(data_root), TaxonomySet.discover(data_root)
+    got = [fresh.concept_for_locator(u, f) for u, f in asked]
+    want = [_locator_as_it_was(reference, u, f) for u, f in asked]
+    assert got == want and [q.prefix if q else None for q in got] == [q.prefix if q else None for q in want]
+    assert len(fresh._url_plans) == len({u for u, _ in asked}) < len(asked)
+
+
+def test_tuples_are_flattened_in_document_order_by_the_single_fact_loop():
+    data = (b'<xbrli:xbrl xmlns:xbrli="http://www.xbrl.org/2003/instance" xmlns:a="http://a" xmlns:b="http://a">'
+            b'<xbrli:context id="c"><xbrli:entity><xbrli:identifier scheme="s">1</xbrli:identifier></xbrli:entity>'
+            b'<xbrli:period><xbrli:instant>2024-12-31</xbrli:instant></xbrli:period></xbrli:context>'
+            b'<a:One contextRef="c" id="f1">x</a:One>'
+            b'<a:Tuple><a:Two contextRef="c">y</a:Two><a:Inner><b:Three contextRef="c" decimals="INF" unitRef="u">3'
+            b'</b:Three></a:Inner></a:Tuple><a:Four contextRef="c">z</a:Four></xbrli:xbrl>')
+    facts = parse_instance(parse_xml(data, name="i.xml"), document="i.xml", source=data).facts
+    assert [(f.concept.local, f.concept.prefix, f.index, f.value) for f in facts] == [
+        ("One", "a", 0, "x"), ("Two", "a", 1, "y"), ("Three", "b", 2, "3"), ("Four", "a", 3, "z")]
+    assert facts[2].decimals == "INF" and [f.line for f in facts] == [1, 1, 1, 1]

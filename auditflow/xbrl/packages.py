@@ -390,6 +390,9 @@ class MirrorFolder:
         return f"MirrorFolder({str(self.path)!r})"
 
 
+_UNSEEN = object()
+
+
 def _convention_local(fragment: str) -> tuple[str, str] | None:
     """``us-gaap_Assets`` -> ("us-gaap", "Assets"): the id convention of every standard taxonomy."""
     prefix, sep, local = fragment.partition("_")
@@ -405,6 +408,7 @@ class TaxonomySet:
         self.problems: dict[str, str] = {}  # schema URL or skipped path -> why it could not be used
         self._schemas: dict[str, SchemaInfo | None] = {}
         self._locators: dict[tuple[str, str], QName | None] = {}
+        self._url_plans: dict[str, tuple[SchemaInfo | None, str | None, str | None]] = {}  # see concept_for_locator
         self._fingerprint: str | None = None
 
     @property
@@ -525,18 +529,25 @@ class TaxonomySet:
         with the namespace derived from the URL, which is how us-gaap 2024 concepts are known here.
         """
         key = (url, fragment)
-        if key in self._locators:
-            return self._locators[key]
-        q = None
+        q = self._locators.get(key, _UNSEEN)
+        if q is not _UNSEEN:
+            return q
+        # What the URL alone decides (its schema, else its conventional namespace and prefix), once per
+        # URL: a filing's hundreds of locators name concepts of a handful of schemas (issue 21).
+        plan = self._url_plans.get(url)
+        if plan is None:
+            info = self.schema(url)
+            ns = standard_namespace_for_url(url) if info is None else None
+            plan = self._url_plans[url] = (info, ns, standard_prefix(ns) if ns else None)
+        info, ns, prefix = plan
         conv = _convention_local(fragment)
-        info = self.schema(url)
         if info is not None:
             c = info.concepts.get(fragment) or (info.by_name.get(conv[1]) if conv else None)
             q = c.qname if c is not None else None
-        elif conv is not None:
-            ns = standard_namespace_for_url(url)
-            if ns:
-                q = interned(ns, conv[1], standard_prefix(ns) or conv[0])
+        elif conv is not None and ns:
+            q = interned(ns, conv[1], prefix or conv[0])
+        else:
+            q = None
         self._locators[key] = q
         return q
 
