@@ -80,3 +80,15 @@ def test_the_kept_hash_is_no_part_of_the_name():
         QName("http://x", "Assets", "x", 0)  # not an argument
     with pytest.raises(dataclasses.FrozenInstanceError):
         q._hash = 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        q.local = "Other"
+
+
+def test_the_constructor_fills_the_slots_itself():
+    """QName's own __init__ (no object.__setattr__ per field, no __post_init__) makes what the
+    dataclass __init__ made: the same fields, keywords and defaults, still frozen."""
+    assert "__post_init__" not in QName.__dict__
+    q = QName(local="Assets", namespace="http://x")
+    assert (q.namespace, q.local, q.prefix, q._hash) == ("http://x", "Assets", None, hash("Assets"))
+    with pytest.raises(TypeError):
+        QName("http://x")  # local is required

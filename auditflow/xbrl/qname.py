@@ -45,7 +45,7 @@ def namespace_family(namespace: str) -> str:
     return _YEAR.sub("", namespace)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class QName:
     """An expanded XML name. Equality ignores the prefix, as XML does."""
 
@@ -54,11 +54,17 @@ class QName:
     prefix: str | None = field(default=None, compare=False, hash=False)
     # The hash, computed once: every dict and set of a load is keyed by QName, and a Python __hash__
     # that returns a slot costs about a third less per lookup than one that calls hash() (issue 21).
-    # Not part of the name: left out of repr, equality and __init__ (set in __post_init__).
+    # Not part of the name: left out of repr, equality and the constructor's arguments.
     _hash: int = field(default=0, init=False, repr=False, compare=False, hash=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash(self.local))
+    def __init__(self, namespace: str, local: str, prefix: str | None = None) -> None:
+        # The frozen dataclass __init__ (object.__setattr__ per field, then a __post_init__ for the
+        # hash) written out with the slots' own setters: a fresh process makes thousands of QNames,
+        # e.g. from the filing cache (issue 21). The fields stay frozen to everyone else.
+        _set_namespace(self, namespace)
+        _set_local(self, local)
+        _set_prefix(self, prefix)
+        _set_hash(self, hash(local))
 
     # Ordering by (namespace, local), as dataclass(order=True) did, without its two tuples per
     # comparison: sorting the names of a filing made millions of these calls in a corpus run.
@@ -121,6 +127,9 @@ class QName:
                 return interned("", local) if cls is QName else cls("", local)
             raise ValueError(f"undeclared namespace prefix {prefix!r} in QName {text!r}")
         return interned(ns, local, prefix) if cls is QName else cls(ns, local, prefix)
+
+
+_set_namespace, _set_local, _set_prefix, _set_hash = (QName.__dict__[n].__set__ for n in ("namespace", "local", "prefix", "_hash"))
 
 
 # Interned QNames: the loader, the DTS walker, the taxonomy packages and the filing cache get their
