@@ -181,7 +181,7 @@ def search_options(step: dict[str, Any], role: str, allowed: tuple[str, ...], re
         if name is None:
             return []
         facts = [f for f in obs.get("facts") or [] if isinstance(f.get("fact"), str)][:limit]
-        return [{"is": _fact_words(f), "name": name, "arguments": {"fact": f["fact"]}} for f in facts]
+        return [{"is": fact_words(f), "name": name, "arguments": {"fact": f["fact"]}} for f in facts]
     error = obs.get("error") if isinstance(obs.get("error"), dict) else None
     if error and tool and ("concept" in args or "fact" in args):
         matches = [m for m in error.get("close_matches") or [] if isinstance(m, str)][:limit]
@@ -195,7 +195,7 @@ def search_options(step: dict[str, Any], role: str, allowed: tuple[str, ...], re
     return []
 
 
-def _fact_words(fact: dict[str, Any]) -> str:
+def fact_words(fact: dict[str, Any]) -> str:
     """A listed fact in words, as a statement would head it: its members (labels without the "[Member]"
     tag), then its period ("Product, year ended September 30, 2023"; the total: the period alone)."""
     members = [m.removesuffix("[Member]").strip() for m in fact.get("members") or []]

@@ -30,20 +30,25 @@ PLANS = {
 }
 
 
-def _history(messages: list[BaseMessage]) -> tuple[dict, list[tuple[str, dict]]]:
-    """The opening observation and (tool name, observation) pairs, oldest first."""
+def _history(messages: list[BaseMessage]) -> tuple[dict, list[tuple[str, dict]], int]:
+    """The opening observation, (tool name, observation) pairs oldest first, and how many of those came
+    before the Senior last re-opened the audit (its feedback then lists what is required again)."""
     opening: dict = {}
     names: dict[str, str] = {}
     seen: list[tuple[str, dict]] = []
+    reopened = 0
     for m in messages:
         if isinstance(m, HumanMessage) and not opening:
             opening = read_payload(m.content).get("observation", {}) or {}
+        elif isinstance(m, HumanMessage):
+            if "still_required" in read_payload(m.content):  # a feedback that re-opened the audit
+                reopened = len(seen)
         elif isinstance(m, AIMessage):
             for c in m.tool_calls:
                 names[c["id"]] = c["name"]
         elif isinstance(m, ToolMessage):
             seen.append((names.get(m.tool_call_id, ""), read_payload(m.content)))
-    return opening, seen
+    return opening, seen, reopened
 
 
 def _arguments(tool: str, focus: dict) -> dict:
@@ -54,11 +59,11 @@ def _arguments(tool: str, focus: dict) -> dict:
 
 def plan_next(role: str, messages: list[BaseMessage], allowed: frozenset[str] | set[str]) -> tuple[str, dict]:
     """The next (tool, arguments) for this role, given everything observed so far and the tools bound."""
-    opening, seen = _history(messages)
+    opening, seen, reopened = _history(messages)
     focus = opening.get("queried_fact") or {}
     done = {name for name, obs in seen if "error" not in obs}
     if not focus and opening.get("question"):
-        return search_next(role, opening["question"], seen, allowed)
+        return search_next(role, opening["question"], seen, allowed, reopened=reopened)
     if not focus:
         return FINAL_REPORT, _report({}, {}, "the queried fact is not in the filing")
     for tool in PLANS.get(role, ()):
@@ -166,10 +171,12 @@ def _squash(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
-def search_next(role: str, question: str, seen: list[tuple[str, dict]], allowed) -> tuple[str, dict]:
+def search_next(role: str, question: str, seen: list[tuple[str, dict]], allowed, *, reopened: int = 0) -> tuple[str, dict]:
     """The policy's plan for a question: find the concept by its label words, then the fact by its period
     and members (forensic: find_facts; compliance, which cannot browse facts: the checkers' own selector,
-    the period taken from their close matches), then every checker on it, then the report."""
+    the period taken from their close matches), then every checker on it, then the report. When the
+    Senior re-opened the audit (``seen[reopened:]`` is what came after), the tools run again: the
+    policy's reading of the question does not change, so neither does its fact."""
     concept, period, words = _question_parts(question)
     member_words = ""
     if concept is None:
@@ -189,7 +196,7 @@ def search_next(role: str, question: str, seen: list[tuple[str, dict]], allowed)
     if target is None:
         return FINAL_REPORT, _report({}, {}, "no fact of the question's concept has its period and members")
     for tool in PLANS.get(role, ()):
-        if tool in allowed and tool not in {n for n, o in seen if "error" not in o} and tool not in ("get_fact", "get_concept"):
+        if tool in allowed and tool not in {n for n, o in seen[reopened:] if "error" not in o} and tool not in ("get_fact", "get_concept"):
             return tool, target["args"]
     return FINAL_REPORT, _report(target["fact"], dict(checks), "")
 
@@ -258,7 +265,9 @@ def _period_guess(period: PeriodWords | None) -> str | None:
 def _report(focus: dict, checks: dict[str, dict], why: str) -> dict:
     violations = [o for o in checks.values() if o.get("outcome") == "violation"]
     consistent = [o for o in checks.values() if o.get("outcome") == "consistent"]
-    reported = focus.get("value")
+    # a fact chosen from offered calls carries no value (the options are words and a call): the checkers say it
+    reported = focus.get("value") if focus.get("value") is not None else next(
+        (o["reported"] for o in [*violations, *consistent] if o.get("reported") is not None), None)
     if violations:
         v = sorted(violations, key=lambda o: o.get("rule", ""))[0]
         decision, rules, expected = "violation", sorted({o["code"] for o in violations if o.get("code")}), v.get("expected")

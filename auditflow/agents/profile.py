@@ -42,6 +42,8 @@ class SearchGuidance:
     max_options: int  # at most this many ready calls after one observation
     options_note: str  # what the model reads beside the options
     report_call: bool  # once nothing is required, next_call is the final report the checkers' results imply
+    # after the Senior finds the auditors checked different facts: the audit re-opens, offering both facts
+    recheck_on_conflict: bool = False
 
 
 @dataclass(frozen=True)
@@ -162,7 +164,17 @@ def _search_guidance(data: Mapping, source: str) -> SearchGuidance | None:
         raise ProfileError(f"{source}: search.max_options must be at least 1, got {max_options}")
     return SearchGuidance(opening_call=_need(data, "search.opening_call", source, bool), max_options=max_options,
                           options_note=_need(data, "search.options_note", source),
-                          report_call=_need(data, "search.report_call", source, bool))
+                          report_call=_need(data, "search.report_call", source, bool),
+                          recheck_on_conflict=_optional_bool(data, "search.recheck_on_conflict", source))
+
+
+def _optional_bool(data: Mapping, dotted: str, source: str) -> bool:
+    """A yes/no key a profile may leave out (false): profiles written before it existed still load."""
+    section, _, key = dotted.partition(".")
+    value = (data.get(section) or {}).get(key, False)
+    if not isinstance(value, bool):
+        raise ProfileError(f"{source}: {dotted} must be true or false, got {value!r}")
+    return value
 
 
 MAX_PROFILE_BYTES = 256 * 1024

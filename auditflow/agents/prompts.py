@@ -52,8 +52,11 @@ def opening_message(opening: dict, *, rule_hint: str | None, profile: PromptProf
     return json.dumps(payload, sort_keys=True)
 
 
-def feedback_message(feedback: str, round_no: int) -> str:
-    return json.dumps({"senior_feedback": feedback, "round": round_no}, sort_keys=True)
+def feedback_message(feedback: str, round_no: int, recheck: dict | None = None) -> str:
+    """The Senior's feedback as the auditor reads it; ``recheck``: what a re-opened search adds (the
+    facts in conflict as ready calls, the question, what is required again), see
+    :func:`auditflow.agents.protocol.recheck_offer`."""
+    return json.dumps({"senior_feedback": feedback, "round": round_no, **(recheck or {})}, sort_keys=True)
 
 
 def final_report_tool(schema: dict, profile: PromptProfile) -> dict:

@@ -15,9 +15,11 @@ from langgraph.graph import END, START, StateGraph
 
 from auditflow.agents import senior
 from auditflow.agents.junior import run_turn
+from auditflow.agents.observations import fact_words
 from auditflow.agents.profile import PromptProfile
 from auditflow.agents.prompts import feedback_message, final_report_tool, opening_message
 from auditflow.agents.reports import JUNIOR_REPORT_SCHEMA
+from auditflow.env.tools import CHECKS
 
 
 def _merge(a: dict, b: dict) -> dict:
@@ -30,6 +32,7 @@ class ProtocolState(TypedDict, total=False):
     turns: Annotated[dict, _merge]  # role -> list of JuniorTurn, one per round
     reviews: Annotated[list, operator.add]
     feedback: dict  # role -> text for the next round
+    recheck: tuple  # fact keys the auditors' checkers examined, when the Senior found them different
     done: bool
 
 
@@ -75,7 +78,8 @@ def junior_node(role: str):
         ctx = _ctx(config)
         fb = (state.get("feedback") or {}).get(role)
         if fb:
-            ctx.messages[role].append(HumanMessage(feedback_message(fb, state.get("round", 1))))
+            offer = recheck_offer(ctx.sessions[role], state.get("recheck") or (), ctx.profile)
+            ctx.messages[role].append(HumanMessage(feedback_message(fb, state.get("round", 1), offer)))
         turn = run_turn(ctx.models[role], ctx.sessions[role], ctx.messages[role], profile=ctx.profile)
         history = list((state.get("turns") or {}).get(role, [])) + [turn]
         return {"reports": {role: turn.report}, "turns": {role: history}}
@@ -89,10 +93,47 @@ def senior_node(state: ProtocolState, config) -> dict:
     rnd = state.get("round", 1)
     if not ctx.config.senior or len(ctx.sessions) < 2:
         return {"done": True}
-    rev = senior.review(state["reports"], rnd, ctx.workpapers(), profile=ctx.profile, checked=ctx.checked(),
+    checked = ctx.checked()
+    rev = senior.review(state["reports"], rnd, ctx.workpapers(), profile=ctx.profile, checked=checked,
                         searching=ctx.searching)
     done = rev.accepted or rnd >= ctx.config.max_rounds
-    return {"reviews": [rev], "feedback": rev.feedback, "round": rnd + (0 if done else 1), "done": done}
+    # taken here, before the next round's auditors (threads) move on to other facts
+    recheck = () if done else _facts_in_conflict(checked, ctx)
+    return {"reviews": [rev], "feedback": rev.feedback, "round": rnd + (0 if done else 1), "done": done,
+            "recheck": recheck}
+
+
+def _facts_in_conflict(checked: dict, ctx: RunContext) -> tuple[str, ...]:
+    """The keys of the two facts the auditors' checkers examined when they differ, the auditors were
+    searching and the profile re-opens the search on such a conflict; else ()."""
+    search = ctx.profile.search
+    facts = list(checked.values())
+    if not (ctx.searching and search is not None and search.recheck_on_conflict and len(facts) == 2):
+        return ()
+    if senior.fact_conflict(*facts) is None:
+        return ()
+    return tuple(sorted(f["key"] for f in facts))
+
+
+def recheck_offer(session, keys: tuple[str, ...], profile: PromptProfile) -> dict | None:
+    """What the feedback adds when the Senior found the auditors examined different facts: the audit
+    re-opens (every required tool again, :meth:`AuditSession.reopen`) and both facts are offered as
+    ready calls, each led by its words as find_facts lists it, beside the question. The auditor
+    chooses again, now knowing its colleague's choice; the checkers decide what is true of the fact
+    chosen. The facts come in a fixed order (their keys; shuffled with the session's seed), never
+    "yours first"."""
+    if not keys or not session.searching or profile.search is None:
+        return None
+    required = session.reopen()
+    first = profile.first_required.get(session.role)
+    pending = required or [t for t in (first, *CHECKS) if t and t in session.allowed]
+    tool = first if first in pending else pending[0]
+    facts = [session.listing(key) for key in session.ctx.order(list(keys), "recheck")]
+    named = len({f["concept"] for f in facts}) > 1  # different concepts: each option says which
+    options = [{"is": ", ".join(filter(None, [f.get("label") or f["concept"] if named else None, fact_words(f)])),
+                "name": tool, "arguments": {"fact": f["fact"]}} for f in facts]
+    return {"next_call_options": options, "choose": profile.search.options_note,
+            "question": session.query.question, "still_required": required}
 
 
 def _after_senior(state: ProtocolState, config) -> Any:

@@ -28,6 +28,16 @@ def _order(ctx: ToolContext, f: Fact) -> tuple:
     return (bool(c.dimensions), str(p.end or ""), -p.days, str(dims_json(ctx, c.dimensions)), f.index)
 
 
+def listed_fact(ctx: ToolContext, f: Fact) -> dict[str, Any]:
+    """A fact as find_facts lists it: its view without the concept, the period as a statement heads it
+    and, when dimensional, its members' labels (what an auditor matches a question's words against)."""
+    view = fact_view(ctx, f, with_concept=False)
+    view["period_text"] = period_phrase(fact_period(ctx, f))
+    if view["dimensions"]:
+        view["members"] = member_labels(ctx, f)
+    return view
+
+
 def find_facts(ctx: ToolContext, args: dict) -> dict:
     q = resolve_concept(ctx, args["concept"])
     period = resolve_period(ctx, args["period"], concept=q) if "period" in args else None
@@ -35,10 +45,7 @@ def find_facts(ctx: ToolContext, args: dict) -> dict:
     found = _collapse(ctx, sorted(ctx.env.facts(q, period=period, dimensions=dims), key=lambda f: _order(ctx, f)))
     shown = []
     for f, copies in ctx.order(found[:MAX_FACTS], "find_facts", q, period, sorted((dims or {}).items(), key=str)):
-        view = fact_view(ctx, f, with_concept=False)
-        view["period_text"] = period_phrase(fact_period(ctx, f))
-        if view["dimensions"]:
-            view["members"] = member_labels(ctx, f)
+        view = listed_fact(ctx, f)
         if copies:
             view["duplicates"] = copies
         shown.append(view)

@@ -22,8 +22,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from auditflow.env.dynamic_tools import listed_fact
 from auditflow.env.facts import fact_view
-from auditflow.env.names import names, resolve_concept, resolve_dimensions, resolve_period
+from auditflow.env.names import label_of, names, resolve_concept, resolve_dimensions, resolve_period
 from auditflow.env.query import AuditQuery
 from auditflow.env.tool_base import ToolContext, ToolError, error_observation, is_error
 from auditflow.env.tools import CHECKS, DYNAMIC, STATIC, TOOLS, run_tool
@@ -176,6 +177,20 @@ class AuditSession:
                 if key is not None:
                     return key
         return None
+
+    def listing(self, key: str) -> dict[str, Any]:
+        """The fact ``key`` as find_facts lists it, plus its concept and that concept's label, under a
+        handle of this session (one is made if this auditor never saw the fact: the Senior may put a
+        colleague's fact before it)."""
+        fact = names(self.ctx.env).facts_by_key[key]
+        return _canonical({**listed_fact(self.ctx, fact), "concept": names(self.ctx.env).qstr(fact.concept),
+                           "label": label_of(self.ctx, fact.concept)})
+
+    def reopen(self) -> list[str]:
+        """Require every required tool again, and return them: the Senior found that the auditors
+        examined different facts, so whichever fact this auditor now chooses is audited in full."""
+        self._ran.clear()
+        return self.missing()
 
     # -- calls ---------------------------------------------------------------------------------------
     def missing(self) -> list[str]:
