@@ -134,6 +134,10 @@ def parse_profile(raw: bytes, source: str) -> PromptProfile:
     feedback = _need(data, "feedback", source, dict)
     if missing := [k for k in FEEDBACK_KEYS if k not in feedback]:
         raise ProfileError(f"{source}: feedback needs {', '.join(missing)}")
+    search = _search_guidance(data, source)
+    if search is not None and search.recheck_on_conflict and not isinstance(feedback.get("facts_in_dispute"), str):
+        raise ProfileError(f"{source}: search.recheck_on_conflict needs feedback.facts_in_dispute (the Senior's "
+                           "text when it re-opens the search on two facts)")
     return PromptProfile(
         name=_need(data, "profile", source), version=_need(data, "version", source, int),
         sha256=hashlib.sha256(raw).hexdigest(), source=source,
@@ -151,7 +155,7 @@ def parse_profile(raw: bytes, source: str) -> PromptProfile:
         rationale_max_length=_need(data, "report.rationale_max_length", source, int, optional=True),
         evidence_max_items=_need(data, "report.evidence_max_items", source, int, optional=True),
         feedback=dict(feedback),
-        search=_search_guidance(data, source),
+        search=search,
     )
 
 

@@ -106,9 +106,8 @@ def senior_node(state: ProtocolState, config) -> dict:
 def _facts_in_conflict(checked: dict, ctx: RunContext) -> tuple[str, ...]:
     """The keys of the two facts the auditors' checkers examined when they differ, the auditors were
     searching and the profile re-opens the search on such a conflict; else ()."""
-    search = ctx.profile.search
     facts = list(checked.values())
-    if not (ctx.searching and search is not None and search.recheck_on_conflict and len(facts) == 2):
+    if not (ctx.searching and senior.rechecks(ctx.profile) and len(facts) == 2):
         return ()
     if senior.fact_conflict(*facts) is None:
         return ()

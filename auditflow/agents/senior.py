@@ -153,6 +153,11 @@ def fact_conflict(a: dict | None, b: dict | None) -> str | None:
     return None  # the same fact filed twice (exact duplicates)
 
 
+def rechecks(profile: PromptProfile) -> bool:
+    """Whether a fact conflict between searching auditors re-opens the search with both facts offered."""
+    return bool(profile.search and profile.search.recheck_on_conflict)
+
+
 def review(reports: dict, round_no: int, found: dict | None = None, *, profile: PromptProfile,
            checked: dict | None = None, searching: bool = False) -> SeniorReview:
     """Accept when both juniors checked the same fact, agree, and say what their own checkers returned
@@ -173,10 +178,19 @@ def review(reports: dict, round_no: int, found: dict | None = None, *, profile: 
     facts = (checked.get(roles[0]), checked.get(roles[1]))
     source = fact_conflict(*facts) if all(r in checked for r in roles) else None
     if source is not None:
-        fb = {r: profile.feedback["different_facts"].format(
-                  my_fact=describe_fact(checked[r]), other_fact=describe_fact(checked[o]), source=source.replace("_", " "),
-                  tools=_ALL_CHECKS, **words)
-              for r, o in ((roles[0], roles[1]), (roles[1], roles[0]))}
+        if searching and rechecks(profile):
+            # the search re-opens with both facts offered (protocol.recheck_offer): one text for both, the
+            # facts in a fixed order, no "you" and "your colleague": told who chose which, each of the
+            # 1.5B auditors took the other's fact and the conflict stood, swapped
+            text = profile.feedback["facts_in_dispute"].format(
+                facts=" and ".join(describe_fact(f) for f in sorted(facts, key=lambda f: f["key"])),
+                source=source.replace("_", " "), tools=_ALL_CHECKS, **words)
+            fb = dict.fromkeys(roles, text)
+        else:
+            fb = {r: profile.feedback["different_facts"].format(
+                      my_fact=describe_fact(checked[r]), other_fact=describe_fact(checked[o]),
+                      source=source.replace("_", " "), tools=_ALL_CHECKS, **words)
+                  for r, o in ((roles[0], roles[1]), (roles[1], roles[0]))}
         return SeniorReview(round_no, False, source, fb,
                             reason=f"the auditors checked different facts: {describe_fact(facts[0])} and {describe_fact(facts[1])}")
     ungrounded = [r for r in roles if not grounded(reports[r], found.get(r))]  # found[r] is not None for these

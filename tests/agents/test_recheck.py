@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -139,3 +140,25 @@ def test_a_profile_without_recheck_gives_the_feedback_alone():
     result = run_audit(build_environment(SAMPLE), QUESTION, config="full", models=models, profile=profile)
     assert set(made["feedback"]) == {"round", "senior_feedback"}
     assert not result.reviews[-1].accepted  # each stands by its fact: no verdict
+
+
+def test_both_auditors_read_the_same_feedback_naming_the_facts_not_who_chose_which():
+    result, made = _audit()
+    first = result.reviews[0]
+    assert set(first.feedback) == {"compliance", "forensic"}
+    text = first.feedback["compliance"]
+    assert text == first.feedback["forensic"]
+    assert "colleague" not in text and "You checked" not in text
+    assert "us-gaap:Assets for 2023-12-31 (205000000)" in text and "us-gaap:Assets for 2024-12-31 (226150000)" in text
+
+
+def test_a_profile_that_rechecks_needs_the_seniors_text_for_it(tmp_path):
+    import pytest
+
+    from auditflow.agents.profile import ProfileError, load_profile
+
+    text = (Path(__file__).resolve().parents[2] / "auditflow" / "agents" / "profiles" / "guided.yaml").read_text()
+    cut = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("facts_in_dispute:")) + "\n"
+    (tmp_path / "mine.yaml").write_text(cut, encoding="utf-8")
+    with pytest.raises(ProfileError, match="facts_in_dispute"):
+        load_profile(str(tmp_path / "mine.yaml"))
