@@ -118,9 +118,9 @@ def recheck_offer(session, keys: tuple[str, ...], profile: PromptProfile) -> dic
     """What the feedback adds when the Senior found the auditors examined different facts: the audit
     re-opens (every required tool again, :meth:`AuditSession.reopen`) and both facts are offered as
     ready calls, each led by its words as find_facts lists it, beside the question. The auditor
-    chooses again, now knowing its colleague's choice; the checkers decide what is true of the fact
-    chosen. The facts come in a fixed order (their keys; shuffled with the session's seed), never
-    "yours first"."""
+    chooses again between the two facts in dispute (the Senior's text does not say who chose which);
+    the checkers decide what is true of the fact chosen. The facts come in a fixed order (their keys;
+    shuffled with the session's seed), never "yours first"."""
     if not keys or not session.searching or profile.search is None:
         return None
     required = session.reopen()
