@@ -182,8 +182,9 @@ class AuditSession:
         """The fact ``key`` as find_facts lists it, plus its concept and that concept's label, under a
         handle of this session (one is made if this auditor never saw the fact: the Senior may put a
         colleague's fact before it)."""
-        fact = names(self.ctx.env).facts_by_key[key]
-        return _canonical({**listed_fact(self.ctx, fact), "concept": names(self.ctx.env).qstr(fact.concept),
+        index = names(self.ctx.env)
+        fact = index.facts_by_key[key]
+        return _canonical({**listed_fact(self.ctx, fact), "concept": index.qstr(fact.concept),
                            "label": label_of(self.ctx, fact.concept)})
 
     def reopen(self) -> list[str]:

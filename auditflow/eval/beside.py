@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from auditflow.errors import AuditflowError
+from auditflow.eval.bootstrap import BootstrapResult, Comparison
 
 FORMAT = 1  # auditflow.eval.report.FORMAT of the documents this reads
 
@@ -44,19 +45,6 @@ class BesideRow:
 
 
 @dataclass(frozen=True, slots=True)
-class BesideComparison:
-    reference: str
-    other: str
-    n: int
-    reference_acc: float
-    other_acc: float
-    difference: float
-    low: float
-    high: float
-    p_value: float
-
-
-@dataclass(frozen=True, slots=True)
 class BesideResults:
     """What ``--with-results FILE`` shows: where it came from, its rows and its comparisons."""
 
@@ -65,7 +53,7 @@ class BesideResults:
     cases: int
     resamples: int
     rows: tuple[BesideRow, ...]
-    comparisons: tuple[BesideComparison, ...]
+    comparisons: tuple[Comparison, ...]  # as that run's bootstrap gave them (values rounded in its JSON)
 
     @property
     def case_sets(self) -> str:
@@ -89,10 +77,10 @@ def _row(config: dict[str, Any], metrics: dict[str, Any]) -> BesideRow:
                      {rule: _count(t) for rule, t in m["by_rule"].items()})
 
 
-def _comparison(c: dict[str, Any]) -> BesideComparison:
-    return BesideComparison(c["reference"], c["other"], int(c["n"]), float(c["reference_joint_acc"]),
-                            float(c["other_joint_acc"]), float(c["difference"]), float(c["ci_low"]),
-                            float(c["ci_high"]), float(c["p_value"]))
+def _comparison(c: dict[str, Any]) -> Comparison:
+    return Comparison(c["reference"], c["other"], BootstrapResult(
+        int(c["n"]), float(c["reference_joint_acc"]), float(c["other_joint_acc"]), float(c["difference"]),
+        float(c["ci_low"]), float(c["ci_high"]), float(c["p_value"]), int(c["resamples"]), int(c["seed"])))
 
 
 def load_beside(path: Path, shown: str) -> BesideResults:

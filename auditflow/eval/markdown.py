@@ -12,6 +12,7 @@ import shlex
 from typing import Iterable
 
 from auditflow.eval.beside import case_sets
+from auditflow.eval.bootstrap import Comparison
 from auditflow.eval.metrics import ConfigMetrics
 from auditflow.eval.records import CACHE_MISS, CRASH, CaseRecord
 from auditflow.eval.report import EvalReport
@@ -110,10 +111,15 @@ def _comparisons(report: EvalReport) -> list[str]:
             "(each pair seeded from it and the two names). Difference = "
             f"{ref} − other, in percentage points; 95% percentile interval; two-sided p-value of "
             "\"no difference\" (shifted bootstrap, never below 1/(resamples + 1)).", ""]
+    return head + _comparison_table(ref, report.comparisons)
+
+
+def _comparison_table(ref: str, comparisons: Iterable[Comparison]) -> list[str]:
+    """The reference against each other row: cases, both accuracies, difference, interval, p-value."""
     rows = [[f"{ref} vs {c.other}", str(c.result.n), pct(c.result.acc_a), pct(c.result.acc_b), pp(c.result.difference),
-             f"[{pp(c.result.low)}, {pp(c.result.high)}]", f"{c.result.p_value:.4f}"] for c in report.comparisons]
-    return head + _table(["comparison", "cases", ref, "other", "difference (pp)", "95% interval (pp)", "p-value"],
-                         [":--", *["--:"] * 6], rows)
+             f"[{pp(c.result.low)}, {pp(c.result.high)}]", f"{c.result.p_value:.4f}"] for c in comparisons]
+    return _table(["comparison", "cases", ref, "other", "difference (pp)", "95% interval (pp)", "p-value"],
+                  [":--", *["--:"] * 6], rows)
 
 
 def _beside(report: EvalReport) -> list[str]:
@@ -135,29 +141,21 @@ def _beside(report: EvalReport) -> list[str]:
             ref = other.comparisons[0].reference
             out += ["", f"Paired bootstrap of {ref} against each ({other.resamples} resamples, on the cases both "
                         "rows ran; difference = " f"{ref} − other, in percentage points):", ""]
-            out += _table(["comparison", "cases", ref, "other", "difference (pp)", "95% interval (pp)", "p-value"],
-                          [":--", *["--:"] * 6],
-                          ([f"{c.reference} vs {c.other}", str(c.n), pct(c.reference_acc), pct(c.other_acc),
-                            pp(c.difference), f"[{pp(c.low)}, {pp(c.high)}]", f"{c.p_value:.4f}"]
-                           for c in other.comparisons))
+            out += _comparison_table(ref, other.comparisons)
     if report.beside:
         out += _across(report)
     return out
 
 
 def _across(report: EvalReport) -> list[str]:
-    sets = [(case_sets(report.command), {c.name: report.metrics[c.name] for c in report.configs})]
+    """Every row's Joint ACC on this run's cases and on each other run's ("–" where it did not run)."""
     names = list(dict.fromkeys([*(c.name for c in report.configs), *(r.config for o in report.beside for r in o.rows)]))
-    cells = {name: [pct_of(m[name].total.labels["A"], m[name].n) if name in m else "–" for _, m in sets]
-             for name in names}
-    for other in report.beside:
-        mine = {r.config: r for r in other.rows}
-        for name in names:
-            r = mine.get(name)
-            cells[name].append(pct_of(r.joint.right, r.joint.n) if r else "–")
-    headers = ["configuration", *(f"`{s}`" for s, _ in sets), *(f"`{o.case_sets}`" for o in report.beside)]
+    here = {name: pct_of(m.total.labels["A"], m.n) for name, m in report.metrics.items()}
+    there = [{r.config: pct_of(r.joint.right, r.joint.n) for r in o.rows} for o in report.beside]
+    headers = ["configuration", f"`{case_sets(report.command)}`", *(f"`{o.case_sets}`" for o in report.beside)]
     return ["", "## Joint ACC on every case set", "",
-            *_table(headers, [":--", *["--:"] * (len(headers) - 1)], ([n, *cells[n]] for n in names))]
+            *_table(headers, [":--", *["--:"] * (len(headers) - 1)],
+                    ([n, *(cells.get(n, "–") for cells in (here, *there))] for n in names))]
 
 
 def problem_text(r: CaseRecord) -> str:

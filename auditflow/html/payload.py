@@ -73,7 +73,8 @@ class PayloadCollector:
 
     Keyed by the row's settings and the case (file, position): what :func:`auditflow.eval.runner.run_eval`
     hands ``run_one``. The whole settings, not just model and protocol: rows such as ``full`` and
-    ``full+shuffle=1`` share both and must not show each other's evidence. ``redact`` replaces machine folders in error texts, as eval's records do.
+    ``full+shuffle=1`` share both and must not show each other's evidence. ``redact`` replaces machine
+    folders in error texts, as eval's records do.
     """
 
     def __init__(self, redact: Callable[[str], str] = lambda s: s, run: Callable[..., Any] | None = None) -> None:

@@ -94,7 +94,7 @@ class QName:
 
     def __hash__(self) -> int:
         # The local name's hash (equal QNames share it; no (namespace, local) tuple per call as the
-        # generated __hash__ built, 33k calls a load), kept in a slot since __post_init__.
+        # generated __hash__ built, 33k calls a load), kept in a slot by __init__.
         return self._hash
 
     def clark(self) -> str:
