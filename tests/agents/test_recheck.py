@@ -27,7 +27,8 @@ from auditflow.graphs.environment import build_environment
 
 from test_protocol import SAMPLE  # noqa: E402 - the bundled sample filing
 
-GUIDED = builtin_profile("guided")
+GUIDED = builtin_profile("guided")  # re-opening is off in guided (docs/hard/results-notes.md)
+RECHECKING = replace(GUIDED, search=replace(GUIDED.search, recheck_on_conflict=True))
 QUESTION = AuditQuery("acme", form="text", text="Total assets as of December 31, 2024", case_id="acme-assets-words")
 WRONG_YEAR = {"concept": "us-gaap:Assets", "period": "2023-12-31"}
 
@@ -44,7 +45,7 @@ def test_the_offer_reopens_the_audit_and_shows_both_facts_in_words():
     mine = session.checked_fact()["key"]
     other = next(k for k in names(session.ctx.env).facts_by_key if k != mine  # the colleague's 2024 fact
                  and session.fact_name(k)["concept"] == "us-gaap:Assets" and session.fact_name(k)["period"] == "2024-12-31")
-    offer = recheck_offer(session, tuple(sorted((mine, other))), GUIDED)
+    offer = recheck_offer(session, tuple(sorted((mine, other))), RECHECKING)
     assert session.missing() == list(REQUIRED["compliance"]) == offer["still_required"]
     assert offer["question"] == QUESTION.text and offer["choose"] == GUIDED.search.options_note
     words = {o["is"]: session.fact_key(o["arguments"]["fact"]) for o in offer["next_call_options"]}
@@ -57,7 +58,7 @@ def test_the_offer_reopens_the_audit_and_shows_both_facts_in_words():
 def test_no_offer_without_a_conflict_or_without_search_guidance():
     session = _session()
     session.call("check_sign", WRONG_YEAR)
-    assert recheck_offer(session, (), GUIDED) is None
+    assert recheck_offer(session, (), RECHECKING) is None
     assert recheck_offer(session, ("a", "b"), builtin_profile("plain")) is None
     assert session.missing() == ["check_calc_tree", "check_dim_consistency"]  # nothing re-opened
 
@@ -96,7 +97,7 @@ class OptionTaker(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content="", tool_calls=[tool_call]))])
 
 
-def _audit(profile=GUIDED):
+def _audit(profile=RECHECKING):
     made: dict[str, OptionTaker] = {}
 
     def models(role: str):
@@ -123,7 +124,8 @@ def test_auditors_that_checked_different_facts_choose_again_and_audit_the_chosen
 
 
 def test_a_profile_without_recheck_gives_the_feedback_alone():
-    profile = replace(GUIDED, search=replace(GUIDED.search, recheck_on_conflict=False))
+    profile = GUIDED
+    assert not profile.search.recheck_on_conflict
     made: dict[str, Any] = {}
 
     class Recorder(OptionTaker):
@@ -158,6 +160,7 @@ def test_a_profile_that_rechecks_needs_the_seniors_text_for_it(tmp_path):
     from auditflow.agents.profile import ProfileError, load_profile
 
     text = (Path(__file__).resolve().parents[2] / "auditflow" / "agents" / "profiles" / "guided.yaml").read_text()
+    text = text.replace("recheck_on_conflict: false", "recheck_on_conflict: true")
     cut = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("facts_in_dispute:")) + "\n"
     (tmp_path / "mine.yaml").write_text(cut, encoding="utf-8")
     with pytest.raises(ProfileError, match="facts_in_dispute"):
