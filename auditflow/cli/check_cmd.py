@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from auditflow.cli.context import EnvironmentFactory
+from auditflow.cli.gc_policy import set_aside
 from auditflow.errors import InputError
 from auditflow.rules import registry
 from auditflow.rules.finding import dec_display
@@ -41,7 +42,9 @@ def run_check(args) -> int:
         task = bar.add_task("checking filings", total=len(targets)) if bar is not None else None
         for t in targets:
             env = factory.build(t)
+            set_aside()  # kept until the next filing, freed by reference counting: no pass need walk it
             reports.append(run_rules(env, rules, data_root=factory.data_root))
+            set_aside()
             if getattr(args, "html", None):
                 from auditflow.html.check import filing_facts
 

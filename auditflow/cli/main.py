@@ -6,6 +6,7 @@ import importlib
 import sys
 
 from auditflow import __version__
+from auditflow.cli.gc_policy import ONE_SHOT, one_shot_gc
 from auditflow.errors import AuditflowError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -90,23 +91,6 @@ _LAZY_HELP = {
     "eval": "run configurations over audit cases and report the paper's metrics",
     "cache": "LLM call cache: statistics, and pruning of entries no run used",
 }
-
-
-# Commands that load a bounded amount and exit: the collector's default policy (a young-generation
-# pass every 700 new container objects) walks the tens of thousands of facts, arcs and QNames a load
-# creates again and again, 15-25 ms of a 0.1 s run, to find almost no cycles.
-ONE_SHOT = frozenset({"check", "inspect"})
-
-
-def one_shot_gc() -> None:
-    """The garbage-collection policy of a one-shot run: what is already loaded (modules, classes) is
-    frozen out of every collection, and a young pass comes every 50,000 allocations instead of 700.
-    Collection stays on, so memory stays bounded when many filings are checked in one run."""
-    import gc
-
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
 
 
 def _command_of(argv: list[str] | None) -> str | None:
