@@ -214,7 +214,7 @@ def _write_outputs(report, run, out: Path, args, wall: float, err: Console) -> t
     for name, text in files.items():
         write_text(out / name, text)
     written = [out / name for name in files]
-    write_workbook(report, per_config, out / "results.xlsx")
+    write_workbook(report, out / "results.xlsx")
     written.append(out / "results.xlsx")
     return written + charts, per_config
 

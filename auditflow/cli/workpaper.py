@@ -15,6 +15,7 @@ from openpyxl.styles import Font
 from auditflow.errors import InputError
 from auditflow.rules.finding import dec_str
 from auditflow.rules.runner import RULES, CheckReport
+from auditflow.xlsx_file import save_workbook
 
 FINDING_COLS = ("filing", "code", "concept", "fact id", "context", "period", "dimensions", "unit", "decimals",
                 "reported", "expected", "tolerance", "difference", "message", "weight")
@@ -58,7 +59,7 @@ def write_workpaper(reports: list[CheckReport], path: str | Path) -> None:
             sheet.append(row)
         _header(sheet)
     try:
-        wb.save(str(path))
+        save_workbook(wb, path)
     except OSError as exc:
         raise InputError(f"cannot write the workpaper: {exc.strerror or exc}", path=str(path)) from None
 

@@ -1,10 +1,9 @@
 """``results.xlsx``: the same tables as ``results.md`` with numbers as numbers, plus per-case rows.
 
 Sheets: ``results`` (accuracy, labels and behaviour per configuration), ``comparisons`` (bootstrap),
-``cases`` (one row per configuration and case), ``timings`` (this run's seconds and cache counts).
-Rates are stored as fractions with a percent format, so a reviewer can compute with them. A
-workbook is a zip with timestamps inside, so unlike ``results.md`` it is not byte-reproducible;
-its cells other than ``timings`` are.
+``cases`` (one row per configuration and case). Rates are stored as fractions with a percent format,
+so a reviewer can compute with them. Like ``results.md``, the workbook's bytes depend only on the
+results (:mod:`auditflow.xlsx_file`); this run's seconds live in ``run.json`` alone.
 """
 from __future__ import annotations
 
@@ -17,7 +16,7 @@ from openpyxl.utils import get_column_letter
 
 from auditflow.eval.markdown import family
 from auditflow.eval.report import EvalReport
-from auditflow.eval.timings import ConfigTiming
+from auditflow.xlsx_file import save_workbook
 
 PERCENT = "0.00%"
 RESULT_HEADERS = ("configuration", "protocol", "model", "cases", "Joint ACC", "VAcc", "consistent cases",
@@ -43,7 +42,7 @@ def _sheet(wb: Workbook, title: str, headers: Sequence[str], rows: Sequence[Sequ
     ws.freeze_panes = "B2"
 
 
-def write_workbook(report: EvalReport, timings: Sequence[ConfigTiming], path: Path) -> None:
+def write_workbook(report: EvalReport, path: Path) -> None:
     wb = Workbook()
     wb.remove(wb.active)
     families = list(dict.fromkeys(f for m in report.metrics.values() for f in m.families()))
@@ -71,10 +70,5 @@ def write_workbook(report: EvalReport, timings: Sequence[ConfigTiming], path: Pa
              ", ".join(r.triggered_rules), r.reported_value, r.expected_value, r.credibility, r.rounds, r.tool_calls,
              r.invalid_output, ", ".join(r.mismatches), r.error_kind, r.error)
             for name, recs in report.records.items() for r in recs])
-    _sheet(wb, "timings", ("configuration", "cases", "seconds total", "seconds per case (mean)",
-                           "seconds per case (median)", "seconds per case (max)", "cache hits", "cache misses",
-                           "cache writes"),
-           [(t.config, t.cases, t.seconds_total, t.seconds_mean, t.seconds_median, t.seconds_max, t.cache["hits"],
-             t.cache["misses"], t.cache["writes"]) for t in timings])
     path.parent.mkdir(parents=True, exist_ok=True)
-    wb.save(str(path))
+    save_workbook(wb, path)

@@ -5,7 +5,8 @@ The command is read from each file itself (the block it prints), run again in re
 provider model replaced by one that fails on any call, and the new ``results.md`` must equal the
 committed one. A change to the protocol, prompts, checkers or cases that moves any number shows up
 here, with the command that re-records what changed. Each folder's ``results.json`` is compared too:
-``docs/results.md`` shows the hard corpus's beside its own, read from that file (``--with-results``).
+``docs/results.md`` shows the hard corpus's beside its own, read from that file (``--with-results``);
+so is ``results.xlsx``.
 """
 from __future__ import annotations
 
@@ -43,3 +44,5 @@ def test_documented_results_are_reproduced_from_the_committed_cache(results, dat
     assert (tmp_path / "results.md").read_text(encoding="utf-8") == text
     # another report may show this one's results.json beside it (--with-results): it is reproduced too
     assert (tmp_path / "results.json").read_bytes() == (results.parent / "results.json").read_bytes()
+    # and so is the workbook beside them: its bytes depend on the results alone, not on when it was made
+    assert (tmp_path / "results.xlsx").read_bytes() == (results.parent / "results.xlsx").read_bytes()
