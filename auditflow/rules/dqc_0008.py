@@ -24,10 +24,20 @@ MESSAGE = (
 )
 
 
-def _decode(raw: list) -> frozenset:
-    """{(parent key, child key, weight)} from the decoded ``CALC_RELATIONSHIPS`` constant: entries are
+def _key(parent_family: str, parent: str, child_family: str, child: str, weight: float) -> str | None:
+    """One relationship as one string (parent, child, weight): the ~6,500 relationships are read back
+    from the constants cache in every ``auditflow check``, and a set of strings unpickles in a fifth of
+    the time of a set of nested tuples (issue 21: 6.9 ms -> 1.4 ms). NUL cannot occur in a name, and
+    the weight is compared as the float's repr (-0.0 as 0.0; NaN, equal to nothing, gives no key)."""
+    if weight != weight:
+        return None
+    return f"{parent_family}\0{parent}\0{child_family}\0{child}\0{weight + 0.0!r}"
+
+
+def _decode_keys(raw: list) -> frozenset:
+    """The ``_key`` of each relationship of the decoded ``CALC_RELATIONSHIPS`` constant: entries are
     ``["set", "parentNs:Parent:childNs:Child", weight]`` (the set's order varies). Split by hand, not by
-    regex or QName: the constant has ~6,500 entries and this runs in every ``auditflow check``."""
+    regex or QName: the constant has ~6,500 entries."""
     out = set()
     families: dict[str, str] = {}
     for entry in raw[1:]:
@@ -42,12 +52,14 @@ def _decode(raw: list) -> frozenset:
         for ns in (parent_ns, child_ns):
             if ns not in families:
                 families[ns] = _family(ns)
-        out.add(((families[parent_ns], parent), (families[child_ns], child), float(weight)))
+        out.add(_key(families[parent_ns], parent, families[child_ns], child, float(weight)))
+    out.discard(None)
     return frozenset(out)
 
 
 def base_relationships(resources) -> frozenset:
-    return decoded_constant(resources, "CALC_RELATIONSHIPS", _decode)
+    """The US-GAAP calculation relationships as ``_key`` strings."""
+    return decoded_constant(resources, "CALC_RELATIONSHIPS", _decode_keys)
 
 
 def run(env, resources):
@@ -64,7 +76,8 @@ def run(env, resources):
         if key in seen:
             continue
         seen.add(key)
-        if (family_key(a.target), family_key(a.source), float(weight)) in base:
+        (parent_family, parent), (child_family, child) = family_key(a.target), family_key(a.source)
+        if _key(parent_family, parent, child_family, child, float(weight)) in base:  # the reverse pair
             c.violation(CODE, None, concept=a.source, role=env.role_definition(a.role) or a.role,
                         child=a.target.local, parent=a.source.local, weight=weight,
                         network=env.role_definition(a.role) or a.role)
