@@ -209,7 +209,7 @@ DEFINITIONS = (
     "Means of credibility (the fused belief in the decision), Senior rounds and tool calls (all auditors) are "
     "over the cases that produced an audit result.",
     f"Seconds per case are wall-clock time and differ on every run, so they are not in this file: see `{RUN_FILE}` "
-    "(and the `timings` sheet of `results.xlsx`) next to it.",
+    "next to it.",
 )
 
 
