@@ -23,11 +23,12 @@ from auditflow.xbrl.instance import (
     XLINK,
     XSI,
     ParsedInstance,
+    _MemberNames,
     parse_context,
     parse_decimals,
     parse_unit,
 )
-from auditflow.xbrl.model import Fact, Warning_, plain_decimal
+from auditflow.xbrl.model import Fact, Warning_, make_fact, plain_decimal
 from auditflow.xbrl.numbers import MAX_SCALE
 from auditflow.xbrl.qname import QName
 from auditflow.xbrl.transforms import apply_transform
@@ -68,8 +69,37 @@ def is_inline_root(root: etree._Element) -> bool:
     return next(root.iter(f"{{{IX}}}*"), None) is not None
 
 
-def parse_inline(documents: list[Document]) -> ParsedInstance:
-    """Read every document of an inline document set, in the order given.
+class _Names:
+    """Prefixed names of one document (fact names, formats) resolved to QNames.
+
+    When the document declares namespaces on its root only (:meth:`_MemberNames.for_document`, on the
+    bytes it was parsed from), every element's in-scope namespaces are the root's, so each distinct
+    text is resolved once: ``el.nsmap`` walks the ancestors and builds a dict, about a fifth of a
+    numeric fact's reading (issue 21: the 2.4 MB inline 10-Q of aeon). Otherwise each element's own
+    ``nsmap`` is used, as before. The result is the same either way."""
+
+    def __init__(self, members: _MemberNames | None) -> None:
+        self.members = members
+        self._nsmap = members.nsmap if members is not None else None
+        self._known: dict[str, QName] = {}
+
+    def nsmap(self, el: etree._Element) -> dict:
+        return self._nsmap if self._nsmap is not None else el.nsmap
+
+    def qname(self, text: str, nsmap: dict) -> QName:
+        """``QName.parse(text, nsmap)``, where ``nsmap`` is :meth:`nsmap` of the element holding ``text``."""
+        if self._nsmap is None:
+            return QName.parse(text, nsmap)
+        q = self._known.get(text)
+        if q is None:  # an undeclared prefix raises here, every time
+            q = self._known[text] = QName.parse(text, nsmap)
+        return q
+
+
+def parse_inline(documents: list[Document], sources: dict[str, bytes] | None = None) -> ParsedInstance:
+    """Read every document of an inline document set, in the order given. ``sources``, the bytes of
+    each document by name (as parsed: none for a repaired one), lets names be read once per document
+    (:class:`_Names`); the result is the same.
 
     ``Fact.index`` runs across the whole set in document order, so a fact's key is stable for
     a given set. Contexts, units and references from every ``ix:header`` are merged.
@@ -77,18 +107,21 @@ def parse_inline(documents: list[Document]) -> ParsedInstance:
     :raises MalformedXBRLError: when a context or unit is unusable (as for a plain instance).
     """
     out = ParsedInstance(document=documents[0][0] if documents else "")
+    names: dict[str, _Names] = {}
     for name, root in documents:
         for prefix, ns in root.nsmap.items():
             out.namespaces.setdefault(prefix or "", ns)
-        _read_header(root, name, out)
+        names[name] = _Names(_MemberNames.for_document(root, (sources or {}).get(name)))
+        _read_header(root, name, out, names[name].members)
     continuations = _continuations(documents, out)
     for name, root in documents:
+        doc_names = names[name]
         for el in root.iter(_NON_FRACTION, _NON_NUMERIC, _FRACTION):
             if el.tag == _FRACTION:
                 out.warnings.append(_warning("ix-fraction", el, name, "ix:fraction is not supported; fact skipped"))
                 continue
             try:
-                out.facts.append(_fact(el, name, len(out.facts), continuations, out))
+                out.facts.append(_fact(el, name, len(out.facts), continuations, out, doc_names))
             except _FactProblem as exc:
                 out.warnings.append(_warning(exc.code, el, name, str(exc)))
     return out
@@ -101,8 +134,9 @@ def _warning(code: str, el: etree._Element, document: str, message: str) -> Warn
     return Warning_(code=code, message=f"{what}: {message}", document=document, line=el.sourceline)
 
 
-def _read_header(root: etree._Element, name: str, out: ParsedInstance) -> None:
-    """Collect references, contexts and units from every ``ix:references``/``ix:resources``."""
+def _read_header(root: etree._Element, name: str, out: ParsedInstance, members: _MemberNames | None = None) -> None:
+    """Collect references, contexts and units from every ``ix:references``/``ix:resources``
+    (explicit members named through ``members`` when given, see :func:`parse_context`)."""
     for refs in root.iter(f"{{{IX}}}references"):
         for el in refs:
             href = el.get(f"{{{XLINK}}}href")
@@ -115,7 +149,7 @@ def _read_header(root: etree._Element, name: str, out: ParsedInstance) -> None:
     for res in root.iter(f"{{{IX}}}resources"):
         for el in res:
             if el.tag == f"{{{XBRLI}}}context":
-                c = parse_context(el, name)
+                c = parse_context(el, name, members)
                 out.contexts[c.id] = c
             elif el.tag == f"{{{XBRLI}}}unit":
                 u = parse_unit(el, name, out.warnings)  # tolerates an undeclared iso4217 prefix, warning
@@ -138,46 +172,42 @@ def _continuations(documents: list[Document], out: ParsedInstance) -> dict[str, 
 
 
 def _fact(
-    el: etree._Element, document: str, index: int, continuations: dict[str, etree._Element], out: ParsedInstance
+    el: etree._Element, document: str, index: int, continuations: dict[str, etree._Element], out: ParsedInstance,
+    names: _Names | None = None,
 ) -> Fact:
-    name = el.get("name")
-    context = el.get("contextRef")
+    names = names if names is not None else _Names(None)
+    get = el.get
+    name = get("name")
+    context = get("contextRef")
     numeric = el.tag == _NON_FRACTION
-    if not name or not context or (numeric and not el.get("unitRef")):
+    unit = get("unitRef") if numeric else None
+    if not name or not context or (numeric and not unit):
         raise _FactProblem("ix-fact", "a fact needs name, contextRef (and unitRef if numeric); fact skipped")
-    nsmap = el.nsmap  # once per fact: it walks every ancestor, and the format needs it too
+    nsmap = names.nsmap(el)  # once per fact: el.nsmap walks every ancestor, and the format needs it too
     try:
-        concept = QName.parse(name, nsmap)
+        concept = names.qname(name, nsmap)
     except ValueError as exc:
         raise _FactProblem("ix-fact", f"{exc}; fact skipped") from None
-    is_nil = el.get(_XSI_NIL) in ("true", "1")
+    is_nil = get(_XSI_NIL) in ("true", "1")
     value: str | None = None
     if not is_nil:
-        value = _numeric_value(el, nsmap) if numeric else _non_numeric_value(el, document, continuations, out, nsmap)
+        value = (_numeric_value(el, nsmap, names) if numeric
+                 else _non_numeric_value(el, document, continuations, out, nsmap, names))
+    line = el.sourceline
     try:
-        decimals = parse_decimals(el.get("decimals"), where=document, line=el.sourceline)
+        decimals = parse_decimals(get("decimals"), where=document, line=line)
     except MalformedXBRLError as exc:
         raise _FactProblem("ix-fact", f"{exc}; fact skipped") from None
-    return Fact(
-        concept=concept,
-        context_id=context,
-        value=value,
-        unit_id=el.get("unitRef") if numeric else None,
-        decimals=decimals,
-        precision=el.get("precision"),
-        id=el.get("id"),
-        is_nil=is_nil,
-        document=document,
-        line=el.sourceline,
-        index=index,
-    )
+    # Fact(concept, context_id, value, unit_id, decimals, precision, id, is_nil, document, line, index)
+    return make_fact(concept, context, value, unit, decimals, get("precision"), get("id"), is_nil, document, line, index)
 
 
-def _transform(el: etree._Element, text: str, nsmap: dict | None = None) -> str:
+def _transform(el: etree._Element, text: str, nsmap: dict | None = None, names: _Names | None = None) -> str:
     """Apply the element's ``format``, turning every failure into a located ix-transform problem."""
     fmt = el.get("format")
     try:
-        return apply_transform(QName.parse(fmt, el.nsmap if nsmap is None else nsmap), text)
+        nsmap = el.nsmap if nsmap is None else nsmap
+        return apply_transform(names.qname(fmt, nsmap) if names is not None else QName.parse(fmt, nsmap), text)
     except ValueError as exc:  # TransformError, or an undeclared prefix in the format QName
         message = f"cannot read {_short(text)} with format {fmt!r}: {exc}; fact skipped"
         raise _FactProblem("ix-transform", message) from None
@@ -188,10 +218,10 @@ def _short(text: str, limit: int = 80) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-def _numeric_value(el: etree._Element, nsmap: dict | None = None) -> str:
+def _numeric_value(el: etree._Element, nsmap: dict | None = None, names: _Names | None = None) -> str:
     """Displayed text -> transform -> x 10**scale -> sign, as a plain decimal string."""
     text = "".join(el.itertext())
-    value = _transform(el, text, nsmap) if el.get("format") else text.strip()
+    value = _transform(el, text, nsmap, names) if el.get("format") else text.strip()
     negative = el.get("sign") == "-"
     if value in _SPECIAL_NUMBERS:
         if negative and value != "NaN":
@@ -212,7 +242,7 @@ def _numeric_value(el: etree._Element, nsmap: dict | None = None) -> str:
 
 def _non_numeric_value(
     el: etree._Element, document: str, continuations: dict[str, etree._Element], out: ParsedInstance,
-    nsmap: dict | None = None,
+    nsmap: dict | None = None, names: _Names | None = None,
 ) -> str:
     """The fact's content and that of its continuation chain, without ``ix:exclude`` content.
 
@@ -221,7 +251,7 @@ def _non_numeric_value(
     """
     parts = [el, *_chain(el, document, continuations, out)]
     if el.get("format"):
-        return _transform(el, "".join(_text(p) for p in parts), nsmap)
+        return _transform(el, "".join(_text(p) for p in parts), nsmap, names)
     if el.get("escape") in ("true", "1"):
         return "".join(_markup(p) for p in parts)
     return "".join(_text(p) for p in parts)

@@ -220,7 +220,7 @@ class _MemberNames:
     per member were a visible part of reading the contexts (issue 21)."""
 
     def __init__(self, nsmap: dict) -> None:
-        self._nsmap = nsmap
+        self.nsmap = nsmap  # every element's in-scope namespaces (the root's)
         self._pairs: dict[tuple[str, str], tuple[QName, QName]] = {}
 
     @classmethod
@@ -240,7 +240,7 @@ class _MemberNames:
         key = (m.get("dimension", ""), m.text or "")
         pair = self._pairs.get(key)
         if pair is None:  # an undeclared prefix raises here, located at this member, and is not remembered
-            pair = self._pairs[key] = (_qname(key[0], m, where, nsmap=self._nsmap), _qname(key[1], m, where, nsmap=self._nsmap))
+            pair = self._pairs[key] = (_qname(key[0], m, where, nsmap=self.nsmap), _qname(key[1], m, where, nsmap=self.nsmap))
         return pair
 
 

@@ -95,15 +95,17 @@ def _parse_entry(src: PackageSource, kind: str, locations: tuple[str, ...], cont
         return parse_instance(parse_xml(data, name=locations[0]), document=locations[0], source=data)
     from auditflow.xbrl.inline import parse_inline
 
-    roots, repairs = [], []
+    roots, repairs, sources = [], [], {}
     for loc, data in zip(locations, contents):
         root = parse_xml(data, name=loc)
         missing = undeclared_prefixes(data, root)
         if missing:
             root, warning = repair(data, missing, _schema_prefixes(src, data, loc), name=loc)
             repairs.append(warning)
+        else:
+            sources[loc] = data  # the bytes root was parsed from (a repaired root was parsed from others)
         roots.append((loc, root))
-    parsed = parse_inline(roots)
+    parsed = parse_inline(roots, sources)
     parsed.warnings[:0] = repairs
     return parsed
 
