@@ -28,8 +28,6 @@ from auditflow.errors import InputError
 from auditflow.xbrl.model import CALCULATION, DEFINITION, PRESENTATION, Arc, Concept, Label, RoleType
 from auditflow.xbrl.packages import TaxonomySet, canonical_url
 from auditflow.xbrl.qname import QName, namespace_family, namespace_year, standard_prefix
-from auditflow.xbrl.safexml import parse_xml
-from auditflow.xbrl.schema import read_schema
 
 if TYPE_CHECKING:  # the linkbase reader is imported where a cold build reads linkbases
     from auditflow.xbrl.linkbase import LinkbaseContent
@@ -97,6 +95,9 @@ class _Builder:
 
     def _schemas(self, src, xsds: list[str]) -> list[tuple[str, object]]:
         """Concepts and role types of every schema; returns the roots that embed linkbases."""
+        from auditflow.xbrl.safexml import parse_xml  # a cold build only: a warm run imports no lxml
+        from auditflow.xbrl.schema import read_schema
+
         embedded = []
         for rel in xsds:
             self._tick(src.describe(rel))
@@ -120,6 +121,7 @@ class _Builder:
 
     def _linkbase(self, src, rel: str, content: LinkbaseContent) -> None:
         from auditflow.xbrl.linkbase import read_links
+        from auditflow.xbrl.safexml import parse_xml
 
         self._tick(src.describe(rel))
         try:

@@ -16,13 +16,15 @@ import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Protocol, Union
+from typing import TYPE_CHECKING, Iterable, Protocol, Union
 
 from auditflow.errors import InputError, UnresolvedReferenceError, UnsafeInputError
+from auditflow.xbrl.package_meta import PackageMeta, remembered
 from auditflow.xbrl.qname import QName, interned, standard_prefix
-from auditflow.xbrl.safexml import parse_xml
-from auditflow.xbrl.schema import SchemaInfo, read_schema
 from auditflow.xbrl.safezip import MAX_ENTRY_BYTES, open_zip, read_member, read_regular_file
+
+if TYPE_CHECKING:  # the XML modules (lxml) are imported where a META-INF or a schema is parsed (issue 21)
+    from auditflow.xbrl.schema import SchemaInfo
 
 TP_FILE = "META-INF/taxonomyPackage.xml"
 CATALOG_FILE = "META-INF/catalog.xml"
@@ -240,25 +242,42 @@ class TaxonomyPackage:
         return cls(p.resolve(), roots[0], zf, None, [n[len(roots[0]):] for n in names if n.startswith(roots[0])])
 
     def _read_meta(self) -> None:
-        tp = self._parse_meta(TP_FILE, "taxonomyPackage")
-        text = {_local(c.tag): " ".join((c.text or "").split()) for c in tp if _local(c.tag)}
-        self.identifier, self.name, self.version = text.get("identifier", ""), text.get("name", ""), text.get("version", "")
+        """Read META-INF: from the memo of :mod:`auditflow.xbrl.package_meta` when these bytes were
+        read before (no lxml needed), else parsed (and remembered)."""
+        meta = None
+        if self.has(TP_FILE):
+            try:
+                tp, cat = self.read_member(TP_FILE), (self.read_member(CATALOG_FILE) if self.has(CATALOG_FILE) else None)
+            except InputError:  # unreadable: the parse below raises what it always raised
+                pass
+            else:
+                meta = remembered(tp, cat, lambda: self._parse_meta_files(tp, cat))
+        meta = meta if meta is not None else self._parse_meta_files()
+        self.identifier, self.name, self.version = meta.identifier, meta.name, meta.version
         self.label = self.name or self.identifier or self.path.name
+        self.entry_points = tuple(EntryPoint(*ep) for ep in meta.entry_points)
+        self.rewrites = meta.rewrites
+
+    def _parse_meta_files(self, tp_data: bytes | None = None, cat_data: bytes | None = None) -> PackageMeta:
+        """Parse META-INF's package file and catalog (their bytes when already read)."""
+        tp = self._parse_meta(TP_FILE, "taxonomyPackage", tp_data)
+        text = {_local(c.tag): " ".join((c.text or "").split()) for c in tp if _local(c.tag)}
         eps = []
         for ep in tp.iter("{*}entryPoint"):
             t = {_local(c.tag): " ".join((c.text or "").split()) for c in ep}
             docs = tuple(d.get("href", "") for d in ep.iter("{*}entryPointDocument"))
-            eps.append(EntryPoint(t.get("name", ""), docs, t.get("description", ""), t.get("version", "")))
-        self.entry_points = tuple(eps)
-        if self.has(CATALOG_FILE):
-            self.rewrites = self._read_catalog(self._parse_meta(CATALOG_FILE, "catalog"))
+            eps.append((t.get("name", ""), docs, t.get("description", ""), t.get("version", "")))
+        rewrites = self._read_catalog(self._parse_meta(CATALOG_FILE, "catalog", cat_data)) if self.has(CATALOG_FILE) else ()
+        return PackageMeta(text.get("identifier", ""), text.get("name", ""), text.get("version", ""), tuple(eps), rewrites)
 
-    def _parse_meta(self, rel: str, root_name: str):
+    def _parse_meta(self, rel: str, root_name: str, data: bytes | None = None):
+        from auditflow.xbrl.safexml import parse_xml
+
         where = self.describe(rel)
         if not self.has(rel):
             raise InputError(f"not a taxonomy package: expected {rel}", path=where)
         try:
-            root = parse_xml(self.read_member(rel), name=where)
+            root = parse_xml(self.read_member(rel) if data is None else data, name=where)
         except UnsafeInputError:
             raise
         except InputError as exc:
@@ -510,6 +529,9 @@ class TaxonomySet:
         info = None
         hit = self.locate(key)
         if hit is not None:
+            from auditflow.xbrl.safexml import parse_xml
+            from auditflow.xbrl.schema import read_schema
+
             src, rel = hit
             try:
                 info = read_schema(parse_xml(src.read_member(rel), name=src.describe(rel)), location=key)
