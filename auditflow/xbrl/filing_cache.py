@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.model import (
-    Concept, Context, DuplicateSet, Period, RoleType, TypedMember, Unit, Warning_, make_arc, make_fact, make_label,
+    Context, DuplicateSet, Period, RoleType, TypedMember, Unit, Warning_, make_arc, make_concept, make_fact, make_label,
 )
 from auditflow.xbrl.qname import QName, interned
 from auditflow.xbrl.source import PackageSource
@@ -274,7 +274,7 @@ def decode(r: dict, source: str = "") -> Filing:
     filing.namespaces = dict(r["namespaces"])
     filing.facts = [make_fact(qs[c], cid, v, u, d, p, i, nil, doc, line, idx)
                     for c, cid, v, u, d, p, i, nil, doc, line, idx in zip(*r["facts"])]
-    filing.concepts = {qs[k]: Concept(qs[c], cid, bal, pt, dtype, ab, sg, nl, src)
+    filing.concepts = {qs[k]: make_concept(qs[c], cid, bal, pt, dtype, ab, sg, nl, src)  # Concept(...), positionally
                        for k, c, cid, bal, pt, dtype, ab, sg, nl, src in zip(*r["concepts"])}
     filing.arcs = [make_arc(kind, arcrole, role, qs[s], qs[t], nums[o], nums[w], pref, trole, closed, ctx, usable, doc)
                    for kind, arcrole, role, s, t, o, w, pref, trole, closed, ctx, usable, doc in zip(*r["arcs"])]
