@@ -55,9 +55,16 @@ def text_question(ctx: ToolContext, q: CaseQuery, rng: random.Random) -> str:
     members = [_clean(label_of(ctx, m) or getattr(m, "local", str(m))) for _a, m in sorted(dims.items(), key=str)]
     phrase = period_phrase(parse_period(q.period), fiscal=rng.random() < 0.5)
     if not members:
-        return f"{label}, {phrase}" if rng.random() < 0.5 else f"{label} for the {phrase}"
+        return f"{label}, {phrase}" if rng.random() < 0.5 else f"{label} {_after_label(phrase)}"
     joined = ", ".join(members)
-    return f"{label} ({joined}), {phrase}" if rng.random() < 0.5 else f"{joined} {label[:1].lower() + label[1:]} for the {phrase}"
+    return (f"{label} ({joined}), {phrase}" if rng.random() < 0.5
+            else f"{joined} {label[:1].lower() + label[1:]} {_after_label(phrase)}")
+
+
+def _after_label(phrase: str) -> str:
+    """The period phrase run on after a label: "for the three months ended ...", but "as of ..." and
+    "forever" as they are (a balance is not "for the as of" a date)."""
+    return phrase if phrase.startswith("as of") or phrase == "forever" else f"for the {phrase}"
 
 
 def distractor_tags(ctx: ToolContext, q: CaseQuery) -> tuple[str, ...]:
