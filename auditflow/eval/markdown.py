@@ -13,6 +13,7 @@ from typing import Iterable
 
 from auditflow.eval.beside import case_sets
 from auditflow.eval.bootstrap import Comparison
+from auditflow.eval.causes import CAUSES
 from auditflow.eval.metrics import ConfigMetrics
 from auditflow.eval.records import CACHE_MISS, CRASH, CaseRecord
 from auditflow.eval.report import EvalReport
@@ -96,6 +97,20 @@ def _errors(report: EvalReport) -> list[str]:
                      pct(m.rate("C")), pct(m.invalid_rate), f"{t.passed}/{t.n}", num(m.mean_credibility, 3),
                      num(m.mean_rounds, 2), num(m.mean_tool_calls, 2)])
     return _table(headers, [":--", *["--:"] * (len(headers) - 1)], rows)
+
+
+def _causes(report: EvalReport) -> list[str]:
+    """Cases per cause of not being A (auditflow.eval.causes), one column per cause seen in any row."""
+    seen = {c for m in report.metrics.values() for c in m.causes}
+    if not seen:
+        return []
+    columns = [c for c in (*CAUSES, *sorted(seen - set(CAUSES))) if c in seen]
+    rows = []
+    for c in report.configs:
+        m: ConfigMetrics = report.metrics[c.name]
+        rows.append([c.name, str(m.total.labels["A"]), *(str(m.causes.get(k, 0)) for k in columns)])
+    align = [":--", *["--:"] * (len(columns) + 1)]
+    return ["## Why cases were not A", "", *_table(["configuration", "A", *columns], align, rows), ""]
 
 
 def _comparisons(report: EvalReport) -> list[str]:
@@ -206,6 +221,10 @@ DEFINITIONS = (
     "**invalid output**: cases in which an auditor emitted at least one output that failed validation (even if it "
     "recovered) or no audit result came back; it includes every S case. **passed**: every stated expectation "
     "met (decision, triggered rules, values, required tools), as `pytest --auditflow` asserts.",
+    "**Why cases were not A**: the first of these that holds (read from each audit result): did not run; no "
+    "valid report; auditors disagreed on the fact (the Senior's last review still named two different facts); "
+    "no fact examined; another concept, another period or other members than the fact the question means (a "
+    "wrong pick in the search); else a wrong conclusion on the meant fact.",
     "Means of credibility (the fused belief in the decision), Senior rounds and tool calls (all auditors) are "
     "over the cases that produced an audit result.",
     f"Seconds per case are wall-clock time and differ on every run, so they are not in this file: see `{RUN_FILE}` "
@@ -221,7 +240,7 @@ def render_markdown(report: EvalReport, *, charts_not_drawn: str | None = None) 
              "Made with this command, from the project root; re-running it on the same LLM cache reproduces this "
              "file byte for byte:", "", "```bash", report.command, "```", "", _counts(report), "",
              "## Accuracy", "", *_accuracy(report), "",
-             "## Error types and behaviour", "", *_errors(report), "",
+             "## Error types and behaviour", "", *_errors(report), "", *_causes(report),
              f"## Paired bootstrap: Joint ACC of {report.reference} against each configuration", "",
              *_comparisons(report), *_problems(report), *_skipped(report), *_beside(report), "",
              "## Charts", "", *charts,

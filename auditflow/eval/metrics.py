@@ -21,6 +21,7 @@ from statistics import fmean
 from typing import Any, Iterable, Sequence
 
 from auditflow.cases.labels import Tally, tally
+from auditflow.eval.causes import CAUSES
 from auditflow.eval.records import CACHE_MISS, CRASH, INPUT, CaseRecord
 from auditflow.rules.registry import agent_rules
 
@@ -45,6 +46,7 @@ class ConfigMetrics:
     mean_rounds: float | None = None
     mean_tool_calls: float | None = None
     problems: dict[str, int] = field(default_factory=dict)  # cache_miss / input / crash -> cases
+    causes: dict[str, int] = field(default_factory=dict)  # why cases are not A -> cases (causes.CAUSES order)
 
     @property
     def n(self) -> int:
@@ -81,7 +83,7 @@ class ConfigMetrics:
             "by_expected_decision": {k: _tally_json(v) for k, v in self.by_decision.items()},
             "with_result": self.with_result, "mean_credibility": r(self.mean_credibility),
             "mean_rounds": r(self.mean_rounds), "mean_tool_calls": r(self.mean_tool_calls),
-            "problems": dict(self.problems),
+            "problems": dict(self.problems), "causes": dict(self.causes),
         }
 
 
@@ -110,4 +112,12 @@ def config_metrics(config: str, protocol: str, model: str, records: Sequence[Cas
         config, protocol, model, total, by_rule, by_decision,
         invalid_outputs=sum(r.invalid_output for r in records), with_result=len(ran),
         mean_credibility=_mean(r.credibility for r in ran), mean_rounds=_mean(r.rounds for r in ran),
-        mean_tool_calls=_mean(r.tool_calls for r in ran), problems={k: v for k, v in problems.items() if v})
+        mean_tool_calls=_mean(r.tool_calls for r in ran), problems={k: v for k, v in problems.items() if v},
+        causes=cause_counts(records))
+
+
+def cause_counts(records: Sequence[CaseRecord]) -> dict[str, int]:
+    """Cases per cause of not being A, in the order of :data:`auditflow.eval.causes.CAUSES` (only those seen)."""
+    seen = [r.cause for r in records if r.cause is not None]
+    order = [*CAUSES, *sorted(set(seen) - set(CAUSES))]
+    return {c: seen.count(c) for c in order if c in seen}

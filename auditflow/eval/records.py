@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from auditflow.eval.causes import NOT_RUN, cause_of
 from auditflow.rules.finding import dec_str
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ class CaseRecord:
     tool_calls: int | None = None
     invalid_output: bool = False
     mismatches: tuple[str, ...] = ()  # the stated fields the answer got wrong
+    cause: str | None = None  # why the case is not A (auditflow.eval.causes); None for A
     error_kind: str | None = None  # cache_miss | input | crash
     error: str | None = None
 
@@ -92,17 +94,17 @@ def record_of(key: str, outcome: CaseOutcome, redact: Redactor) -> CaseRecord:
     base = dict(key=key, rule=case.rule, expected_decision=case.expect.decision, label=j.label,
                 verdict_right=j.verdict_right, passed=outcome.passed)
     if outcome.error is not None or r is None:
-        return CaseRecord(**base, invalid_output=True, error_kind=outcome.error_kind,
+        return CaseRecord(**base, invalid_output=True, cause=NOT_RUN, error_kind=outcome.error_kind,
                           error=redact(outcome.error or "no audit result"))
     return CaseRecord(
         **base, decision=r.decision, triggered_rules=tuple(r.triggered_rules),
         reported_value=dec_str(r.reported_value), expected_value=dec_str(r.expected_value),
         credibility=r.credibility, rounds=r.rounds, tool_calls=sum(t.tool_calls for t in r.transcripts),
         invalid_output=bool(r.invalid_output or r.structural_failure),
-        mismatches=tuple(m.field for m in j.mismatches))
+        mismatches=tuple(m.field for m in j.mismatches), cause=cause_of(case.expect, r, j))
 
 
 def crash_record(key: str, rule: str, expected_decision: str, exc: BaseException, redact: Redactor) -> CaseRecord:
     """The record of a case whose run raised (a bug): labelled S, so the table still counts it."""
-    return CaseRecord(key, rule, expected_decision, "S", False, False, invalid_output=True, error_kind=CRASH,
-                      error=redact(f"{type(exc).__name__}: {exc}"))
+    return CaseRecord(key, rule, expected_decision, "S", False, False, invalid_output=True, cause=NOT_RUN,
+                      error_kind=CRASH, error=redact(f"{type(exc).__name__}: {exc}"))

@@ -65,10 +65,10 @@ def write_workbook(report: EvalReport, path: Path) -> None:
            percent=("reference Joint ACC", "other Joint ACC", "difference", "95% low", "95% high"))
     _sheet(wb, "cases", ("configuration", "case", "rule", "expected decision", "label", "verdict right", "passed",
                          "decision", "triggered rules", "reported value", "expected value", "credibility", "rounds",
-                         "tool calls", "invalid output", "mismatches", "problem", "message"),
+                         "tool calls", "invalid output", "mismatches", "cause", "problem", "message"),
            [(name, r.key, r.rule, r.expected_decision, r.label, r.verdict_right, r.passed, r.decision,
              ", ".join(r.triggered_rules), r.reported_value, r.expected_value, r.credibility, r.rounds, r.tool_calls,
-             r.invalid_output, ", ".join(r.mismatches), r.error_kind, r.error)
+             r.invalid_output, ", ".join(r.mismatches), r.cause, r.error_kind, r.error)
             for name, recs in report.records.items() for r in recs])
     path.parent.mkdir(parents=True, exist_ok=True)
     save_workbook(wb, path)

@@ -1,0 +1,69 @@
+"""Why a case was not A: the first cause that holds, read from the audit result, and a table of them."""
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+from auditflow.agents.reports import SeniorReview
+from auditflow.cases.labels import Judgement
+from auditflow.cases.model import FactSelector
+from auditflow.cli.main import main
+from auditflow.eval import causes
+from auditflow.eval.causes import cause_of
+from auditflow.eval.metrics import cause_counts
+from auditflow.eval.records import CaseRecord
+
+MEANT = FactSelector("us-gaap:Assets", "2024-12-31", (("us-gaap:StatementBusinessSegmentsAxis", "x:EastMember"),))
+EXPECT = SimpleNamespace(fact=MEANT)
+E, A = Judgement("E", False), Judgement("A", True)
+
+
+def _result(fact=None, reviews=(), structural=False):
+    return SimpleNamespace(fact=fact, reviews=list(reviews), structural_failure=structural)
+
+
+def _fact(**change):
+    fact = {"concept": MEANT.concept, "period": MEANT.period, "dimensions": dict(MEANT.dimensions)}
+    return {**fact, **change}
+
+
+def test_each_cause_in_its_order():
+    assert cause_of(EXPECT, _result(_fact()), A) is None
+    assert cause_of(EXPECT, None, Judgement("S", False)) == causes.NOT_RUN
+    assert cause_of(EXPECT, _result(structural=True), Judgement("S", False)) == causes.NO_REPORT
+    unsettled = SeniorReview(round=2, accepted=False, conflict_source="wrong_period")
+    # a conflict the Senior still named decides it, even when fusion then picked the meant fact
+    assert cause_of(EXPECT, _result(_fact(), [unsettled]), E) == causes.DISAGREED
+    settled = SeniorReview(round=1, accepted=True)
+    assert cause_of(EXPECT, _result(None, [settled]), E) == causes.NO_FACT
+    assert cause_of(EXPECT, _result(_fact(concept="us-gaap:Liabilities", period="2023-12-31")), E) == causes.OTHER_CONCEPT
+    assert cause_of(EXPECT, _result(_fact(period="2023-12-31", dimensions={})), E) == causes.OTHER_PERIOD
+    assert cause_of(EXPECT, _result(_fact(dimensions={})), E) == causes.OTHER_MEMBERS
+    assert cause_of(EXPECT, _result(_fact()), Judgement("C", False)) == causes.WRONG_CONCLUSION
+    # a calculation conflict is not a disagreement on the fact
+    other = SeniorReview(round=2, accepted=False, conflict_source="incomplete_calculation_neighbourhood")
+    assert cause_of(EXPECT, _result(_fact(), [other]), Judgement("C", False)) == causes.WRONG_CONCLUSION
+    # a case handed its fact (no expect.fact) is judged on its conclusion alone
+    assert cause_of(SimpleNamespace(fact=None), _result(None), E) == causes.WRONG_CONCLUSION
+
+
+def test_counts_follow_the_order_of_causes_and_skip_a():
+    def rec(cause):
+        return CaseRecord("k", "0015", "violation", "A" if cause is None else "E", cause is None, cause is None,
+                          cause=cause)
+    counts = cause_counts([rec(None), rec(causes.OTHER_PERIOD), rec(causes.DISAGREED), rec(causes.OTHER_PERIOD)])
+    assert list(counts.items()) == [(causes.DISAGREED, 1), (causes.OTHER_PERIOD, 2)]
+
+
+def test_results_md_shows_why_cases_were_not_a(case_dir: Path, tmp_path: Path) -> None:
+    """no-checks cannot see a violation: its misses are wrong conclusions on the fact it was handed."""
+    assert main(["eval", str(case_dir), "--configs", "policy,no-checks", "--out", str(tmp_path), "--bootstrap", "200"]) == 0
+    md = (tmp_path / "results.md").read_text(encoding="utf-8")
+    section = md.split("## Why cases were not A", 1)[1].split("\n## ", 1)[0]
+    rows = {line.split(" | ")[0].strip("| "): line for line in section.splitlines() if line.startswith("| ")}
+    assert rows["policy"].startswith("| policy | 3 |")
+    import json
+    doc = json.loads((tmp_path / "results.json").read_text())
+    no_checks = doc["metrics"]["no-checks"]
+    assert sum(no_checks["causes"].values()) == no_checks["n"] - no_checks["labels"]["A"] > 0
+    assert all(r["cause"] is None for r in doc["records"]["policy"])
