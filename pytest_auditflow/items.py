@@ -18,6 +18,7 @@ from auditflow.cases.errors import CaseFileError
 from auditflow.cases.loader import load_case_file
 from auditflow.cases.model import AuditCase
 from auditflow.errors import AuditflowError
+from auditflow.eval.causes import NOT_RUN, cause_of
 from auditflow.rules.finding import dec_str
 from auditflow.rules.registry import rule_ids
 from pytest_auditflow.failure import render_failure
@@ -135,11 +136,13 @@ def case_properties(item: AuditCaseItem, outcome: CaseOutcome | None) -> list[tu
 
         row["html"] = dumps(case_payload(case, outcome))
     if outcome is None:  # the run raised: a bug or an unexpected error, shown with its traceback
-        row.update(label="S", verdict_right=False, passed=False, crashed=True, error="the case run raised an exception")
+        row.update(label="S", verdict_right=False, passed=False, crashed=True, cause=NOT_RUN,
+                   error="the case run raised an exception")
         return [(f"{PROP}.{k}", v) for k, v in row.items()]
     r, j = outcome.result, outcome.judgement
     row.update(
         label=j.label, verdict_right=j.verdict_right, passed=outcome.passed,
+        cause=NOT_RUN if outcome.error is not None else cause_of(case.expect, r, j),
         decision=r.decision if r else None, triggered_rules=",".join(r.triggered_rules) if r else "",
         reported_value=dec_str(r.reported_value) if r else None, expected_value=dec_str(r.expected_value) if r else None,
         credibility=r.credibility if r else None, seconds=round(outcome.seconds, 3), error=outcome.error,

@@ -16,6 +16,7 @@ from rich.table import Table
 
 from auditflow.cases.labels import ORDER, Tally, tally
 from auditflow.cases.results import GateResult, cache_totals
+from auditflow.eval.metrics import cause_counts
 
 MIN_WIDTH = 40
 
@@ -77,6 +78,9 @@ def render_report(rows: list[Mapping[str, Any]], *, width: int, ascii_only: bool
     if _natural_width(table) > console.width:
         table = build_table(rows, ascii_only=ascii_only, compact=True)
     say(table)
+    why = cause_line(rows)
+    if why:
+        say(why)
     cache = cache_totals(rows)
     say(f"LLM cache: {cache['hits']} hits, {cache['misses']} misses, {cache['writes']} writes")
     _, total = tally(rows)
@@ -104,3 +108,9 @@ def slowest_lines(rows: Iterable[Mapping[str, Any]], n: int) -> list[str]:
     if not timed:
         return []
     return [f"slowest {len(timed)} case(s):"] + [f"  {r['seconds']:7.2f}s  {r['nodeid']}" for r in timed]
+
+
+def cause_line(rows: Iterable[Mapping[str, Any]]) -> str | None:
+    """Cases per cause of not being A (docs/metrics.md), or None when every case is A."""
+    counts = cause_counts(r.get("cause") for r in rows)
+    return "why not A: " + ", ".join(f"{c} {n}" for c, n in counts.items()) if counts else None

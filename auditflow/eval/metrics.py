@@ -113,11 +113,12 @@ def config_metrics(config: str, protocol: str, model: str, records: Sequence[Cas
         invalid_outputs=sum(r.invalid_output for r in records), with_result=len(ran),
         mean_credibility=_mean(r.credibility for r in ran), mean_rounds=_mean(r.rounds for r in ran),
         mean_tool_calls=_mean(r.tool_calls for r in ran), problems={k: v for k, v in problems.items() if v},
-        causes=cause_counts(records))
+        causes=cause_counts(r.cause for r in records))
 
 
-def cause_counts(records: Sequence[CaseRecord]) -> dict[str, int]:
-    """Cases per cause of not being A, in the order of :data:`auditflow.eval.causes.CAUSES` (only those seen)."""
-    seen = [r.cause for r in records if r.cause is not None]
+def cause_counts(causes: Iterable[str | None]) -> dict[str, int]:
+    """Cases per cause of not being A (None: an A case), in the order of
+    :data:`auditflow.eval.causes.CAUSES`, only those seen (the eval table and the pytest report share it)."""
+    seen = [c for c in causes if c is not None]
     order = [*CAUSES, *sorted(set(seen) - set(CAUSES))]
     return {c: seen.count(c) for c in order if c in seen}

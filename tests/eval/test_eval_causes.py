@@ -11,7 +11,6 @@ from auditflow.cli.main import main
 from auditflow.eval import causes
 from auditflow.eval.causes import cause_of
 from auditflow.eval.metrics import cause_counts
-from auditflow.eval.records import CaseRecord
 
 MEANT = FactSelector("us-gaap:Assets", "2024-12-31", (("us-gaap:StatementBusinessSegmentsAxis", "x:EastMember"),))
 EXPECT = SimpleNamespace(fact=MEANT)
@@ -48,10 +47,7 @@ def test_each_cause_in_its_order():
 
 
 def test_counts_follow_the_order_of_causes_and_skip_a():
-    def rec(cause):
-        return CaseRecord("k", "0015", "violation", "A" if cause is None else "E", cause is None, cause is None,
-                          cause=cause)
-    counts = cause_counts([rec(None), rec(causes.OTHER_PERIOD), rec(causes.DISAGREED), rec(causes.OTHER_PERIOD)])
+    counts = cause_counts([None, causes.OTHER_PERIOD, causes.DISAGREED, causes.OTHER_PERIOD])
     assert list(counts.items()) == [(causes.DISAGREED, 1), (causes.OTHER_PERIOD, 2)]
 
 

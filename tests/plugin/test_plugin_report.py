@@ -24,6 +24,7 @@ def test_report_counts_labels_by_rule_family(pytester: pytest.Pytester, af_args,
     assert "DQC.US.0126 2 1 1 0 0 1 50.0% 100.0% 0.0%" in lines
     assert "other 1 1 1 0 0 0 100.0% 100.0% 0.0%" in lines  # no rule hint, no rule expected
     assert "total 4 3 3 0 0 1 75.0% 100.0% 0.0%" in lines
+    assert "why not A: wrong conclusion on the meant fact 1" in lines  # docs/metrics.md
     assert "LLM cache: 0 hits, 0 misses, 0 writes" in lines
     assert "slowest 2 case(s):" in lines
 
@@ -82,6 +83,7 @@ def test_json_results_hold_cases_and_aggregates(pytester: pytest.Pytester, af_ar
     wrong = by_id["assets-wrong-expected"]
     assert (wrong["label"], wrong["passed"], wrong["verdict_right"], wrong["rule"]) == ("C", False, True, "0126")
     assert (wrong["reported_value"], wrong["expected_value"], wrong["decision"]) == ("226150000", "216150000", "violation")
+    assert wrong["cause"] == "wrong conclusion on the meant fact" and by_id["assets-calc"]["cause"] is None
     total = doc["aggregates"]["total"]
     assert (total["n"], total["A"], total["C"], total["joint_acc"], total["vacc"], total["cer"]) == (4, 3, 1, 0.75, 1.0, 0.25)
     assert doc["aggregates"]["by_rule"]["0126"]["joint_acc"] == 0.5
