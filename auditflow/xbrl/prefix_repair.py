@@ -46,9 +46,12 @@ def _used_prefixes(data: bytes) -> set[str]:
     spans = [m.span() for m in text]
     starts = [a for a, _ in spans]
     for m in _USED_ATTR.finditer(data):
+        p = m.group(1)
+        if p in used:
+            continue  # already found: where this match stands cannot matter (a few thousand such, issue 21)
         i = bisect_right(starts, m.start()) - 1
         if i < 0 or m.start() >= spans[i][1]:
-            used.add(m.group(1))
+            used.add(p)
     return {p.decode() for p in used}
 
 
