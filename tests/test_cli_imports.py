@@ -8,13 +8,11 @@ subprocess through ``sys.modules``, on the bundled sample and on a real filing o
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[1]
+from cli_probe import run_probe
 HEAVY = ("langchain", "langchain_core", "langgraph", "langsmith", "networkx")
 
 # Runs main() in this process, then prints the heavy top-level packages that were imported.
@@ -31,12 +29,7 @@ finally:
 
 
 def _imported(args: list[str], tmp_path: Path) -> list[str]:
-    env = {"AUDITFLOW_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-c", _PROBE, str(REPO), *args], capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=300)
-    lines = [x for x in proc.stderr.splitlines() if x.startswith("HEAVY=")]
-    assert lines, proc.stderr[-2000:]
-    return json.loads(lines[-1][len("HEAVY="):])
+    return run_probe(_PROBE, args, tmp_path, "HEAVY")
 
 
 @pytest.mark.parametrize("args", [
@@ -78,12 +71,8 @@ sys.__stderr__.write('MODULES=' + json.dumps(sorted(sys.modules)) + '\\n')
 def test_a_filing_cache_hit_imports_no_parser(data_root, tmp_path):
     """The second check of a filing is a filing-cache hit: it must not import the parser's modules (nor
     the other modules of ``NOT_ON_A_HIT``)."""
-    env = {"AUDITFLOW_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
-    args = [str(REPO), "check", "aapl-10k-2023-09-30", "--data-root", str(data_root), "--format", "json"]
-    runs = [subprocess.run([sys.executable, "-c", _PROBE_MODULES, *args], capture_output=True, text=True, env=env,
-                           cwd=tmp_path, timeout=300) for _ in range(2)]
-    loaded = [json.loads(next(x for x in r.stderr.splitlines() if x.startswith("MODULES="))[len("MODULES="):])
-              for r in runs]
+    args = ["check", "aapl-10k-2023-09-30", "--data-root", str(data_root), "--format", "json"]
+    loaded = [run_probe(_PROBE_MODULES, args, tmp_path, "MODULES") for _ in range(2)]
     assert "auditflow.xbrl.loader" in loaded[0]  # the first run parsed the filing (and filled the cache)
     assert sorted(set(NOT_ON_A_HIT) & set(loaded[1])) == []
 

@@ -8,12 +8,9 @@ filing is built.
 """
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from cli_probe import run_probe
 
 # Runs main() in this process; records every collection that starts after the first environment was
 # built, and prints them with the number of rules the JSON report checked.
@@ -39,12 +36,7 @@ sys.__stderr__.write('PASSES=' + json.dumps({"passes": passes, "built": built, "
 
 
 def _run(args: list[str], tmp_path: Path) -> dict:
-    env = {"AUDITFLOW_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-c", _PROBE, str(REPO), *args], capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=300)
-    lines = [x for x in proc.stderr.splitlines() if x.startswith("PASSES=")]
-    assert lines, proc.stderr[-2000:]
-    return json.loads(lines[-1][len("PASSES="):])
+    return run_probe(_PROBE, args, tmp_path, "PASSES")
 
 
 def test_no_collection_pass_after_a_filing_cache_hit_is_built(data_root, tmp_path):

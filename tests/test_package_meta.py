@@ -79,4 +79,4 @@ def test_refused_meta_inf_is_refused_every_time(tmp_path: Path, cache: Path):
 
 
 def test_the_memo_lives_in_the_taxonomy_cache_directory(cache: Path):
-    assert package_meta.cache_dir() == default_cache_dir() == cache.parent
+    assert package_meta.default_cache_dir() == default_cache_dir() == cache.parent  # one definition: auditflow.cache_dir

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 from urllib.parse import urljoin
 
+from auditflow.cache_dir import default_cache_dir
 from auditflow.errors import InputError
 from auditflow.xbrl.model import CALCULATION, DEFINITION, PRESENTATION, Arc, Concept, Label, RoleType
 from auditflow.xbrl.packages import TaxonomySet, canonical_url
@@ -33,7 +34,6 @@ if TYPE_CHECKING:  # the linkbase reader is imported where a cold build reads li
     from auditflow.xbrl.linkbase import LinkbaseContent
 
 CODE_VERSION = "3"  # bump whenever the packed layout or the build rules change
-CACHE_ENV = "AUDITFLOW_CACHE_DIR"
 STANDARD_LABEL = "http://www.xbrl.org/2003/role/label"
 KINDS = (CALCULATION, DEFINITION, PRESENTATION)
 EDGE_COLS = ("src", "tgt", "kind", "arcrole", "role", "order", "weight", "pref", "trole", "closed", "ctx", "usable", "doc")
@@ -605,10 +605,6 @@ class _BuiltinsOnly(pickle.Unpickler):
 
     def find_class(self, module: str, name: str):
         raise pickle.UnpicklingError(f"the taxonomy cache may not reference {module}.{name}")
-
-
-def default_cache_dir() -> Path:
-    return Path(os.environ.get(CACHE_ENV) or "~/.cache/auditflow/taxonomy").expanduser()
 
 
 def cache_path(cache_dir: Path, fingerprint: str) -> Path:

@@ -86,12 +86,13 @@ class NonNegList:
 def _load_list(root: str, year: int) -> NonNegList:
     path = list_path(Path(root), year)
     what, wanted = "DQC 0015 concept list", ("rule_element_id", "namespace", "local_name")
-    plain = _read_columns(path, Path(root), what, wanted)
+    text = _read_text(path, Path(root), what)  # read once: the column reader, else the row reader, on it
+    plain = _read_columns(text, path, Path(root), what, wanted)
     if plain is not None:
         names, columns = plain
         rows: list[list[str]] = []
     else:
-        names, rows = _read_rows(path, Path(root), what, wanted)
+        names, rows = _read_rows(path, Path(root), what, wanted, text)
         columns = list(zip(*rows)) if rows and all(len(values) == len(names) for values in rows) else []
     n = len(names)
     by_local: dict[str, tuple[str, str]] = {}
@@ -145,13 +146,13 @@ def _read_csv(path: Path, root: Path, what: str, columns: tuple[str, ...]) -> li
 _COMMAS = operator.methodcaller("count", ",")
 
 
-def _read_columns(path: Path, root: Path, what: str, columns: tuple[str, ...]) -> tuple[list[str], list[list[str]]] | None:
-    """The header and the columns of the rows of a CSV file that has ``columns``, when it is plain
+def _read_columns(text: str, path: Path, root: Path, what: str,
+                  columns: tuple[str, ...]) -> tuple[list[str], list[list[str]]] | None:
+    """The header and the columns of the rows of CSV ``text`` (read from ``path``) that has ``columns``, when it is plain
     comma-separated lines (no quotes, CR or NUL) that all have the header's number of fields (a last
     empty line aside); else None, and :func:`_read_rows` reads it. One ``split`` of the whole text and
     a slice per column, instead of a split per line and a transposition (issue 21: the DQC 0015 list,
     6,500 lines, is read in every check)."""
-    text = _read_text(path, root, what)
     lines = text.split("\n")
     if lines and not lines[-1]:
         lines.pop()
@@ -181,9 +182,11 @@ def _require(names: list[str], columns: tuple[str, ...], path: Path, root: Path,
         raise _error(what, path, root, f"missing column(s) {', '.join(missing)}")
 
 
-def _read_rows(path: Path, root: Path, what: str, columns: tuple[str, ...]) -> tuple[list[str], list[list[str]]]:
-    """The header and the non-empty rows of a CSV file that has ``columns``."""
-    text = _read_text(path, root, what)
+def _read_rows(path: Path, root: Path, what: str, columns: tuple[str, ...],
+               text: str | None = None) -> tuple[list[str], list[list[str]]]:
+    """The header and the non-empty rows of a CSV file that has ``columns`` (``text``: its content, when
+    already read)."""
+    text = _read_text(path, root, what) if text is None else text
     try:
         lines = text.split("\n")
         if '"' in text or "\r" in text or "\0" in text or max(map(len, lines)) >= csv.field_size_limit():

@@ -21,8 +21,9 @@ import posixpath
 from pathlib import Path
 from typing import Callable, NamedTuple
 
+from auditflow.cache_dir import default_cache_dir
+
 FORMAT = "1"  # bump whenever what the reader below returns changes
-ENV = "AUDITFLOW_CACHE_DIR"  # the taxonomy graph's cache directory (auditflow.graphs.taxonomy_graph)
 
 
 class PackageMeta(NamedTuple):
@@ -36,11 +37,6 @@ class PackageMeta(NamedTuple):
     rewrites: tuple[tuple[str, str], ...]
 
 
-def cache_dir() -> Path:
-    """The taxonomy graph's cache directory (``$AUDITFLOW_CACHE_DIR`` or ``~/.cache/auditflow/taxonomy``)."""
-    return Path(os.environ.get(ENV) or "~/.cache/auditflow/taxonomy").expanduser()
-
-
 def remembered(package_xml: bytes, catalog_xml: bytes | None, read: Callable[[], PackageMeta],
                directory: Path | None = None) -> PackageMeta:
     """``read()``'s result for these META-INF bytes: from the memo when one is there and well-formed,
@@ -48,7 +44,7 @@ def remembered(package_xml: bytes, catalog_xml: bytes | None, read: Callable[[],
     h = hashlib.sha256(f"auditflow package-meta {FORMAT}\0".encode())
     for data in (package_xml, catalog_xml):
         h.update(b"-" if data is None else b"%d\0" % len(data) + data)
-    entry = (cache_dir() if directory is None else Path(directory)) / "package-meta" / f"{h.hexdigest()[:32]}.json"
+    entry = (default_cache_dir() if directory is None else Path(directory)) / "package-meta" / f"{h.hexdigest()[:32]}.json"
     try:
         meta = _decode(json.loads(entry.read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError):
