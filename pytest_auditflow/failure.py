@@ -92,6 +92,11 @@ def senior_lines(outcome: CaseOutcome, settings: Settings) -> list[str]:
         what = "accepted" if rev.accepted else f"conflict: {rev.conflict_source}"
         out.append(f"  round {rev.round}: {what} - {rev.reason}")
         out += [f"    feedback to {role}: {text}" for role, text in sorted(rev.feedback.items())]
+    if r.arbitration is not None:
+        offered = " or ".join(f'"{w}"' for w in r.arbitration.offered)
+        chose = (f'chose "{r.arbitration.offered[r.arbitration.chosen]}"' if r.arbitration.chosen is not None
+                 else f"named neither fact (answered {r.arbitration.answer!r}); both audits were fused")
+        out.append(f"  the Senior's choice between {offered}: {chose}")
     return out
 
 

@@ -17,6 +17,7 @@ from typing import Callable
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from auditflow.agents.arbitration import arbitrate, kept_roles, standing_dispute
 from auditflow.agents.configs import ProtocolConfig, get_config
 from auditflow.agents.fusion import TotalConflictError, fuse_reports
 from auditflow.agents.junior import JuniorTurn
@@ -96,6 +97,7 @@ def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | Protoco
         turns = {"direct": [_direct_turn(env, query, models("direct"), data_root, prof)]}
         rounds, reviews, found, audited = 1, [], {}, {}
         handles: dict[str, dict] = {}
+        arbitration = None
     else:
         sessions = {r: _session(env, query, r, cfg, data_root, shuffle) for r in cfg.roles}
         ctx = RunContext(sessions=sessions, models={r: models(r) for r in cfg.roles}, config=cfg,
@@ -108,10 +110,25 @@ def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | Protoco
         found = ctx.workpapers()
         audited = {r: s.checked_fact() for r, s in sessions.items()}
         handles = {r: _fact_names(s) for r, s in sessions.items()}
-    result = _assemble(query, cfg, turns, rounds, reviews, found, audited, handles)
-    result = replace(result, profile=prof.stamp(), shuffle=shuffle)
+        arbitration = _arbitration(cfg, prof, query, sessions, audited, reviews, models)
+    result = _assemble(query, cfg, turns, rounds, reviews, found, audited, handles,
+                       chosen_key=arbitration[1] if arbitration else None)
+    result = replace(result, profile=prof.stamp(), shuffle=shuffle, arbitration=arbitration[0] if arbitration else None)
     elapsed = time.perf_counter() - t0  # no checker runs after the protocol any more: the two are one span
     return replace(result, timings={"protocol_s": elapsed, "total_s": elapsed})
+
+
+def _arbitration(cfg: ProtocolConfig, profile: PromptProfile, query: AuditQuery, sessions: dict, audited: dict,
+                 reviews, models: ModelFactory):
+    """The Senior's choice when the rounds ran out on two auditors that examined different facts for a
+    question (:mod:`auditflow.agents.arbitration`): (the record, the chosen fact's key), or None when
+    there is no such dispute or nothing to ask."""
+    if not cfg.senior or not query.question:
+        return None
+    keys = standing_dispute(reviews, audited)
+    if keys is None:
+        return None
+    return arbitrate(models("senior"), sessions, audited, keys, query.question, profile)
 
 
 def _fact_names(session: AuditSession) -> dict[str, dict]:
@@ -133,9 +150,16 @@ def authority(found: dict, audited: dict) -> str | None:
 
 
 def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, found: dict, audited: dict,
-              handles: dict) -> AuditResult:
+              handles: dict, *, chosen_key: str | None = None) -> AuditResult:
+    """``chosen_key``: the fact the Senior chose between two in dispute; only the reports (and checker
+    results) of the auditors that examined it decide the audit."""
     finals = {r: ts[-1].report for r, ts in sorted(turns.items())}
     valid = {r: rep for r, rep in finals.items() if rep is not None}
+    if chosen_key is not None:
+        kept = kept_roles(audited, chosen_key)
+        valid = {r: rep for r, rep in valid.items() if r in kept}
+        found = {r: p for r, p in found.items() if r in kept}
+        audited = {r: f for r, f in audited.items() if r in kept}
     transcripts = tuple(AgentTranscript.from_rounds(r, [t.steps for t in ts]) for r, ts in sorted(turns.items()))
     invalid = any(t.invalid_outputs for ts in turns.values() for t in ts)
     tools_run = {t.role: t.tools_run for t in transcripts}

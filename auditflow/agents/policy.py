@@ -17,6 +17,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
+from auditflow.agents.arbitration import CHOOSE_FACT
 from auditflow.agents.prompts import FINAL_REPORT, read_payload
 from auditflow.env.phrases import PeriodWords, parse_period_phrase
 from auditflow.env.query import FINMR_PATTERN, parse_period
@@ -249,6 +250,23 @@ def _target_fact(role, concept, period, member_words, seen, allowed):
     return {"args": {"concept": concept, "period": guess, "dimensions": dims}, "fact": {"concept": concept}}
 
 
+def choose_offered(question: str, options: list[dict]) -> dict:
+    """The Senior's choice between disputed facts, as the policy makes it (auditflow.agents.arbitration):
+    a fact whose period is the question's first, then the one whose words the question uses most
+    closely (fewest of its words the question lacks), then by its words: never by the position offered."""
+    _, period, words = _question_parts(question)
+    asked = set(words.split())
+
+    def rank(option: dict) -> tuple:
+        text = option.get("is") or ""
+        parsed = parse_period_phrase(text)
+        period_words, rest = parsed if parsed else (None, text)
+        fits = period_words is not None and _period_ok(period, period_words)
+        return (not fits, len(set(_words(rest).split()) - asked - FILLER), text)
+
+    return min(options, key=rank)
+
+
 def _period_guess(period: PeriodWords | None) -> str | None:
     if period is None:
         return None
@@ -305,7 +323,12 @@ class DeterministicPolicy(BaseChatModel):
         return self.model_copy(update={"tools": names})
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:  # noqa: ARG002
-        tool, args = plan_next(self.role, list(messages), self.tools)
+        if CHOOSE_FACT in self.tools:  # the Senior, asked which of two disputed facts the question names
+            payload = read_payload(messages[-1].content)
+            choice = choose_offered(str(payload.get("question") or ""), _offered(payload))
+            tool, args = CHOOSE_FACT, choice["arguments"]
+        else:
+            tool, args = plan_next(self.role, list(messages), self.tools)
         n = sum(1 for m in messages if isinstance(m, AIMessage)) + 1
         msg = AIMessage(content="", tool_calls=[{"name": tool, "args": args, "id": f"call_{n}", "type": "tool_call"}])
         return ChatResult(generations=[ChatGeneration(message=msg)])

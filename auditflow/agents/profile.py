@@ -47,6 +47,19 @@ class SearchGuidance:
 
 
 @dataclass(frozen=True)
+class ArbitrationText:
+    """What the Senior reads when its auditors still checked different facts after the last round.
+
+    Whether the question means one fact or the other is a question of where to look, which the protocol
+    leaves to a model (docs/protocol.md, "The Senior's choice"); what is true of the fact chosen stays
+    with the checkers the auditor who examined it ran.
+    """
+
+    system: str  # the Senior's system prompt for the choice
+    choose: str  # the instruction beside the question and the two facts
+
+
+@dataclass(frozen=True)
 class PromptProfile:
     """One prompt profile, read from YAML. ``sha256`` is the hash of the file's bytes."""
 
@@ -73,6 +86,7 @@ class PromptProfile:
     evidence_max_items: int | None
     feedback: Mapping[str, Any] = field(default_factory=dict)
     search: SearchGuidance | None = None  # ready calls while an auditor looks for the fact (optional section)
+    arbitration: ArbitrationText | None = None  # the Senior chooses between disputed facts (optional section)
 
     def system(self, role: str, *, search: bool = False) -> str:
         """The system prompt of ``role``: the shared task first (a local model's prompt cache keeps it)."""
@@ -156,7 +170,16 @@ def parse_profile(raw: bytes, source: str) -> PromptProfile:
         evidence_max_items=_need(data, "report.evidence_max_items", source, int, optional=True),
         feedback=dict(feedback),
         search=search,
+        arbitration=_arbitration(data, source),
     )
+
+
+def _arbitration(data: Mapping, source: str) -> ArbitrationText | None:
+    """The optional ``arbitration:`` section (without it a standing dispute is fused as it stands)."""
+    if data.get("arbitration") is None:
+        return None
+    return ArbitrationText(system=_need(data, "arbitration.system", source),
+                           choose=_need(data, "arbitration.choose", source))
 
 
 def _search_guidance(data: Mapping, source: str) -> SearchGuidance | None:

@@ -28,6 +28,8 @@ DECISIONS: tuple[str, ...] = get_args(Decision)
 ConflictSource = Literal["missing_fact", "wrong_period", "incomplete_calculation_neighbourhood",
                          "unresolved_dimensional_context", "other"]
 CONFLICT_SOURCES: tuple[str, ...] = get_args(ConflictSource)
+# the sources that mean "the two auditors' checkers examined different facts" (docs/protocol.md)
+FACT_CONFLICTS = frozenset({"missing_fact", "wrong_period", "unresolved_dimensional_context"})
 StepKind = Literal["message", "tool_call", "final_report", "refused_final", "invalid_output", "feedback"]
 STEP_KINDS: tuple[str, ...] = get_args(StepKind)
 RULE_CODE_PATTERN = r"^DQC\.US\.\d{4}\.\d+$"
@@ -154,9 +156,9 @@ def normalise_number(value: Any) -> Decimal | None:
 
 
 __all__ = [
-    "Decision", "DECISIONS", "ConflictSource", "CONFLICT_SOURCES", "StepKind", "STEP_KINDS", "RULE_CODE_PATTERN",
+    "Decision", "DECISIONS", "ConflictSource", "CONFLICT_SOURCES", "FACT_CONFLICTS", "StepKind", "STEP_KINDS", "RULE_CODE_PATTERN",
     "InvalidReportError", "JUNIOR_REPORT_SCHEMA", "plain_json", "normalise_number", "EvidenceStep", "ToolCall",
-    "TranscriptStep", "AgentTranscript", "JuniorReport", "SeniorReview", "AuditResult", "parse_junior_report",
+    "TranscriptStep", "AgentTranscript", "JuniorReport", "SeniorReview", "Arbitration", "AuditResult", "parse_junior_report",
     "fusion_input",
 ]
 
@@ -343,6 +345,40 @@ class SeniorReview:
         return _known(cls, obj)
 
 
+@dataclass(frozen=True, slots=True)
+class Arbitration:
+    """The Senior's choice between the two facts its auditors still disputed when the rounds ran out.
+
+    ``offered``: the facts as the Senior read them, in the order offered (their words, as find_facts
+    lists a fact); ``facts``: the same facts as a reader names them (concept, period, dimensions,
+    value, like ``AuditResult.fact``); ``chosen``: the index of the fact chosen, or None when the
+    answer named neither (``answer`` keeps what came back, so an invalid answer is recorded, never
+    guessed at).
+    """
+
+    offered: tuple[str, ...]
+    facts: tuple[dict[str, Any], ...]
+    chosen: int | None
+    answer: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "offered", tuple(self.offered))
+        object.__setattr__(self, "facts", tuple(plain_json(dict(f)) for f in self.facts))
+        if self.chosen is not None and not 0 <= self.chosen < len(self.facts):
+            raise ValueError(f"chosen must index one of the {len(self.facts)} facts, got {self.chosen}")
+
+    @property
+    def chosen_fact(self) -> dict[str, Any] | None:
+        return self.facts[self.chosen] if self.chosen is not None else None
+
+    def to_json(self) -> dict[str, Any]:
+        return _fields_json(self)
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Arbitration:
+        return _known(cls, obj)
+
+
 # The artifact
 
 _SCORES = ("credibility", "conflict", "bel", "pl", "betp")
@@ -382,6 +418,9 @@ class AuditResult:
     fact: dict[str, Any] | None = field(default=None, hash=False)
     profile: dict[str, str] = field(default_factory=dict, hash=False)  # the prompt profile's name, sha256, source
     shuffle: int | None = None  # the seed observations were permuted with (None: tool order)
+    # the Senior's choice when the auditors still checked different facts after the last round; left out
+    # of the JSON when there was none, so the artifacts of every other audit keep their bytes
+    arbitration: Arbitration | None = field(default=None, hash=False)
     timings: dict[str, float] = field(default_factory=dict, hash=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -410,6 +449,8 @@ class AuditResult:
     def to_json(self, *, include_timings: bool = False) -> dict[str, Any]:
         """The artifact as JSON; wall-clock timings only on request."""
         out = _fields_json(self, exclude=frozenset() if include_timings else frozenset({"timings"}))
+        if out["arbitration"] is None:
+            del out["arbitration"]
         out["interval"] = list(self.interval)
         return out
 
@@ -421,7 +462,7 @@ class AuditResult:
     def from_json(cls, obj: Mapping[str, Any]) -> AuditResult:
         return _known(cls, obj, evidence_path=_many(EvidenceStep), reports=_many(JuniorReport),
                       reviews=_many(SeniorReview), transcripts=_many(AgentTranscript),
-                      fusion=FusionResult.from_json)
+                      fusion=FusionResult.from_json, arbitration=Arbitration.from_json)
 
 
 # Parsing an LLM's final report

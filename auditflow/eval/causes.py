@@ -7,7 +7,10 @@ the case's:
 1. ``did not run``: a cache miss, an input error or a crash (no audit result);
 2. ``no valid report``: the auditors never filed an acceptable final report (structural failure);
 3. ``auditors disagreed on the fact``: the Senior's last review still named a different-facts conflict
-   (another concept, period or members), so fusion decided between two audits of two facts;
+   (another concept, period or members), and the Senior did not choose between the two facts (no
+   arbitration in the profile, or its answer named neither), so fusion decided between two audits of
+   two facts; ``the Senior chose the other fact``: it did choose, and the fact the question means was
+   the one it passed over;
 4. ``no fact examined``: the case names a fact, and no auditor's checker examined any;
 5. ``another concept`` / ``another period`` / ``other members``: the audited fact is not the one the
    question means (the first attribute that differs, in that order): a wrong pick in the search;
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from auditflow.agents.reports import FACT_CONFLICTS
 from auditflow.cases.labels import same_fact
 
 if TYPE_CHECKING:
@@ -27,14 +31,13 @@ if TYPE_CHECKING:
 NOT_RUN = "did not run"
 NO_REPORT = "no valid report"
 DISAGREED = "auditors disagreed on the fact"
+SENIOR_PICK = "the Senior chose the other fact"
 NO_FACT = "no fact examined"
 OTHER_CONCEPT, OTHER_PERIOD, OTHER_MEMBERS = "another concept", "another period", "other members"
 WRONG_CONCLUSION = "wrong conclusion on the meant fact"
-CAUSES: tuple[str, ...] = (NOT_RUN, NO_REPORT, DISAGREED, NO_FACT, OTHER_CONCEPT, OTHER_PERIOD, OTHER_MEMBERS,
+CAUSES: tuple[str, ...] = (NOT_RUN, NO_REPORT, DISAGREED, SENIOR_PICK, NO_FACT, OTHER_CONCEPT, OTHER_PERIOD, OTHER_MEMBERS,
                            WRONG_CONCLUSION)
 
-# the Senior's conflict sources that mean "the two auditors checked different facts" (docs/protocol.md)
-FACT_CONFLICTS = frozenset({"missing_fact", "wrong_period", "unresolved_dimensional_context"})
 
 
 def cause_of(expect: Expectation, result: AuditResult | None, judgement: Judgement) -> str | None:
@@ -47,10 +50,20 @@ def cause_of(expect: Expectation, result: AuditResult | None, judgement: Judgeme
         return NO_REPORT
     last = result.reviews[-1] if result.reviews else None
     if last is not None and not last.accepted and last.conflict_source in FACT_CONFLICTS:
-        return DISAGREED
+        chose = result.arbitration is not None and result.arbitration.chosen is not None
+        if not chose:
+            return DISAGREED
+        if expect.fact is not None and not same_fact(expect.fact, result.fact) and _passed_over(expect.fact, result):
+            return SENIOR_PICK
     if expect.fact is not None and not same_fact(expect.fact, result.fact):
         return _which_fact(expect.fact, result.fact)
     return WRONG_CONCLUSION
+
+
+def _passed_over(want, result: AuditResult) -> bool:
+    """Whether the fact the case means is one the Senior was offered and did not choose."""
+    arb = result.arbitration
+    return any(same_fact(want, fact) for i, fact in enumerate(arb.facts) if i != arb.chosen)
 
 
 def _which_fact(want, got: dict | None) -> str:

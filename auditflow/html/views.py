@@ -21,7 +21,7 @@ VALUE_FIELDS = ("reported_value", "expected_value")
 SHOWN = frozenset({"query", "config", "decision", "triggered_rules", "reported_value", "expected_value",
                    "evidence_path", "credibility", "conflict", "bel", "pl", "betp", "rounds", "reports", "reviews",
                    "transcripts", "invalid_output", "structural_failure", "fusion", "interval", "timings", "fact",
-                   "profile", "shuffle"})
+                   "profile", "shuffle", "arbitration"})
 
 
 def pct(x: float | None) -> str:
@@ -192,6 +192,17 @@ def reviews(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def arbitration(result: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The Senior's choice between two disputed facts (docs/protocol.md), as the report words it."""
+    arb = result.get("arbitration")
+    if not isinstance(arb, Mapping):
+        return None
+    offered = [str(w) for w in arb.get("offered") or ()]
+    chosen = arb.get("chosen")
+    picked = offered[chosen] if isinstance(chosen, int) and 0 <= chosen < len(offered) else None
+    return {"offered": offered, "chosen": picked, "answer": str(arb.get("answer") or "")}
+
+
 def _num(x: Any) -> str:
     return f"{x:.3f}" if isinstance(x, (int, float)) and not isinstance(x, bool) else _text(x) if x is not None else "\u2013"
 
@@ -258,6 +269,7 @@ def case_view(entry: Mapping[str, Any], anchor: str) -> dict[str, Any]:
         "compare": compare_rows(payload, entry) if payload else [],
         "evidence": evidence_steps(result.get("evidence_path")),
         "transcripts": transcripts(result), "reports": reports(result), "reviews": reviews(result),
+        "arbitration": arbitration(result) if result else None,
         "fusion": fusion(result) if result else None, "rounds": result.get("rounds"),
         "drawing": drawing_from_result(result, rule) if result else None,
         "extra": [(k, pretty(result[k])) for k in sorted(result) if k not in SHOWN],

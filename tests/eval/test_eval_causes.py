@@ -1,10 +1,11 @@
 """Why a case was not A: the first cause that holds, read from the audit result, and a table of them."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
-from auditflow.agents.reports import SeniorReview
+from auditflow.agents.reports import Arbitration, SeniorReview
 from auditflow.cases.labels import Judgement
 from auditflow.cases.model import FactSelector
 from auditflow.cli.main import main
@@ -17,8 +18,8 @@ EXPECT = SimpleNamespace(fact=MEANT)
 E, A = Judgement("E", False), Judgement("A", True)
 
 
-def _result(fact=None, reviews=(), structural=False):
-    return SimpleNamespace(fact=fact, reviews=list(reviews), structural_failure=structural)
+def _result(fact=None, reviews=(), structural=False, arbitration=None):
+    return SimpleNamespace(fact=fact, reviews=list(reviews), structural_failure=structural, arbitration=arbitration)
 
 
 def _fact(**change):
@@ -44,6 +45,24 @@ def test_each_cause_in_its_order():
     assert cause_of(EXPECT, _result(_fact(), [other]), Judgement("C", False)) == causes.WRONG_CONCLUSION
     # a case handed its fact (no expect.fact) is judged on its conclusion alone
     assert cause_of(SimpleNamespace(fact=None), _result(None), E) == causes.WRONG_CONCLUSION
+
+
+def test_a_dispute_the_senior_settled_is_judged_by_the_fact_it_chose():
+    unsettled = SeniorReview(round=2, accepted=False, conflict_source="wrong_period")
+    prior = _fact(period="2023-12-31")
+    chose_prior = Arbitration(offered=("East, as of December 31, 2023", "East, as of December 31, 2024"),
+                              facts=(prior, _fact()), chosen=0)
+    assert cause_of(EXPECT, _result(prior, [unsettled], arbitration=chose_prior), E) == causes.SENIOR_PICK
+    chose_meant = replace(chose_prior, chosen=1)
+    assert cause_of(EXPECT, _result(_fact(), [unsettled], arbitration=chose_meant), A) is None
+    # the right fact chosen, a wrong conclusion on it
+    assert cause_of(EXPECT, _result(_fact(), [unsettled], arbitration=chose_meant), Judgement("C", False)) == causes.WRONG_CONCLUSION
+    # neither fact offered was the meant one: a wrong pick in the search, as without the Senior's choice
+    both_wrong = Arbitration(offered=("a", "b"), facts=(prior, _fact(period="2022-12-31")), chosen=0)
+    assert cause_of(EXPECT, _result(prior, [unsettled], arbitration=both_wrong), E) == causes.OTHER_PERIOD
+    # an answer that named neither fact leaves the dispute standing
+    invalid = replace(chose_prior, chosen=None, answer="garbage")
+    assert cause_of(EXPECT, _result(prior, [unsettled], arbitration=invalid), E) == causes.DISAGREED
 
 
 def test_counts_follow_the_order_of_causes_and_skip_a():
