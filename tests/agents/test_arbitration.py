@@ -156,3 +156,35 @@ def test_the_choice_is_in_the_artifact_only_when_made():
     assert json.loads(made.canonical_json())["arbitration"]["chosen"] in (0, 1)
     assert "arbitration" not in json.loads(_audit(profile=WITHOUT).canonical_json())
 
+
+
+def test_the_failure_text_and_the_html_report_say_what_the_senior_chose():
+    from types import SimpleNamespace
+
+    from auditflow.html.views import arbitration
+    from pytest_auditflow.failure import senior_lines
+
+    made = _audit(Senior())
+    lines = senior_lines(SimpleNamespace(result=made), SimpleNamespace(run=SimpleNamespace(config="full")))
+    assert lines[-1].startswith("  the Senior's choice between ") and lines[-1].endswith(': chose "as of December 31, 2024"')
+    shown = arbitration(json.loads(made.canonical_json()))
+    assert set(shown["offered"]) == WORDS and shown["chosen"] == "as of December 31, 2024"
+    garbled = _audit(Senior(answer="no idea"))
+    assert "named neither fact (answered 'no idea')" in senior_lines(
+        SimpleNamespace(result=garbled), SimpleNamespace(run=SimpleNamespace(config="full")))[-1]
+    assert arbitration(json.loads(garbled.canonical_json()))["chosen"] is None
+    assert arbitration(json.loads(_audit(profile=WITHOUT).canonical_json())) is None
+
+
+def test_the_html_report_renders_the_choice():
+    from auditflow.html.render import render_suite
+
+    made = json.loads(_audit(Senior()).canonical_json())
+    entry = {"key": "x::c", "config": "full", "rule": "0126", "label": "A", "passed": True, "verdict_right": True,
+             "case_id": "c", "file": "x", "model": "m",
+             "payload": {"case": {"id": "c"}, "expect": {"decision": "violation"}, "actual": {"decision": "violation"},
+                         "mismatches": [], "result": made}}
+    html = render_suite([entry], title="t", settings={})
+    assert '<p class="arbitration">The Senior' in html
+    assert "<b>&ldquo;as of December 31, 2024&rdquo;</b>" in html
+    assert ">arbitration<" not in html  # shown in its place, not again among the fields listed as they are
