@@ -3,8 +3,9 @@
 It implements langchain's chat-model interface so the protocol runs unchanged without any LLM: it
 reads the observations in the conversation and plans the next tool call by the role's strategy
 (Compliance: constraints first; Forensic: evidence first, checks last), then writes the final report
-from the checkers' outcomes. It is the no-LLM baseline, the protocol's test double, and the floor any
-model must beat.
+from the checkers' outcomes. It is the no-LLM baseline and the protocol's test double. On questions it
+must find the fact by string matching of label, period phrase and member labels, which on cases/hard
+scores above the recorded 1.5B model (docs/hard/results-notes.md).
 """
 from __future__ import annotations
 
