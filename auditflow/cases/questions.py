@@ -39,19 +39,33 @@ def _clean(label: str) -> str:
     return _SUFFIX.sub("", " ".join(label.split()))
 
 
-def concept_label(ctx: ToolContext, concept, rng: random.Random) -> str:
-    """One of the filer's own labels of the concept (seeded choice), else the standard label."""
+def concept_label(ctx: ToolContext, concept, rng: random.Random, *, taken: frozenset[str] = frozenset()) -> str:
+    """One of the filer's own labels of the concept (seeded choice), else the standard label. ``taken``:
+    labels another concept reported for the same period and members also carries; a question worded
+    with one of them would name two facts, so it is never chosen (the standard label is then used)."""
     own = names(ctx.env).labels.get(concept, {})
-    choices = sorted({_clean(own[r]) for r in LABEL_ROLES if own.get(r)})
+    choices = sorted({_clean(own[r]) for r in LABEL_ROLES if own.get(r)} - taken)
     if choices:
         return rng.choice(choices)
     return _clean(label_of(ctx, concept) or concept.local)
 
 
+def labels_sharing_the_context(ctx: ToolContext, concept, period: str, dims: dict) -> frozenset[str]:
+    """The labels (the filer's, as questions write them) of the other concepts the filing reports for
+    ``period`` under exactly the members ``dims``: the words a question must not use for ``concept``.
+    On hi-10k-2020-09-30, "Fair value of plan assets" labels two pension concepts, both reported for
+    September 30, 2019 under Domestic Plan."""
+    index = names(ctx.env)
+    others = {f.concept for f in ctx.env.facts(None, period=parse_period(period), dimensions=dict(dims))
+              if f.concept != concept}
+    return frozenset(_clean(text) for other in others
+                     for role, text in index.labels.get(other, {}).items() if role in LABEL_ROLES and text)
+
+
 def text_question(ctx: ToolContext, q: CaseQuery, rng: random.Random) -> str:
     concept = resolve_concept(ctx, q.concept)
     dims = resolve_dimensions(ctx, dict(q.dimensions))
-    label = concept_label(ctx, concept, rng)
+    label = concept_label(ctx, concept, rng, taken=labels_sharing_the_context(ctx, concept, q.period, dims))
     members = [_clean(label_of(ctx, m) or getattr(m, "local", str(m))) for _a, m in sorted(dims.items(), key=str)]
     phrase = period_phrase(parse_period(q.period), fiscal=rng.random() < 0.5)
     if not members:

@@ -222,7 +222,8 @@ DEFINITIONS = (
     "recovered) or no audit result came back; it includes every S case. **passed**: every stated expectation "
     "met (decision, triggered rules, values, required tools), as `pytest --auditflow` asserts.",
     "**Why cases were not A**: the first of these that holds (read from each audit result): did not run; no "
-    "valid report; auditors disagreed on the fact (the Senior's last review still named two different facts); "
+    "valid report; auditors disagreed on the fact (the Senior's last review still named two different facts and "
+    "it did not choose between them); the Senior chose the other fact (it chose, and passed over the meant one); "
     "no fact examined; another concept, another period or other members than the fact the question means (a "
     "wrong pick in the search); else a wrong conclusion on the meant fact.",
     "Means of credibility (the fused belief in the decision), Senior rounds and tool calls (all auditors) are "

@@ -26,3 +26,30 @@ def test_no_committed_question_says_for_the_as_of(corpus):
              if isinstance(case.get("query"), dict) and "text" in case["query"]]
     assert len(texts) >= 20
     assert [t for t in texts if "for the as of" in t or "for the forever" in t] == []
+
+
+def test_a_question_never_uses_a_label_another_fact_of_its_period_and_members_carries(data_root):
+    """On hi's FY2020 10-K "Fair value of plan assets" labels two pension concepts, both reported for
+    September 30, 2019 under Domestic Plan: worded so, the question would name two facts. The generator
+    takes another of the concept's labels, or its standard label when the filer has no other."""
+    import random
+
+    from auditflow.cases.filings import base_environment, resolve_filing
+    from auditflow.cases.model import CaseQuery
+    from auditflow.cases.questions import labels_sharing_the_context, text_question
+    from auditflow.env.names import resolve_concept, resolve_dimensions
+    from auditflow.env.tool_base import ToolContext
+
+    env = base_environment(resolve_filing("hi-10k-2020-09-30", case_dir=REPO, data_root=data_root))
+    ctx = ToolContext(env)
+    meant = "us-gaap:DefinedBenefitPlanPensionPlansWithAccumulatedBenefitObligationsInExcessOfPlanAssetsAggregateFairValueOfPlanAssets"
+    dims = {"us-gaap:RetirementPlanSponsorLocationAxis": "us-gaap:DomesticPlanMember"}
+    concept, members = resolve_concept(ctx, meant), resolve_dimensions(ctx, dims)
+    assert "Fair value of plan assets" in labels_sharing_the_context(ctx, concept, "2019-09-30", members)
+    query = CaseQuery(meant, "2019-09-30", tuple(dims.items()))
+    asked = {text_question(ctx, query, random.Random(seed)) for seed in range(8)}
+    assert not any(q.startswith("Fair value of plan assets") or "fair value of plan assets (" in q.lower() for q in asked)
+    assert all("Plan with Accumulated Benefit Obligation in Excess of Plan Assets" in q for q in asked)
+    # and the other way round: a question about the other concept may not use it either
+    other = resolve_concept(ctx, "us-gaap:DefinedBenefitPlanFairValueOfPlanAssets")
+    assert "Fair value of plan assets" in labels_sharing_the_context(ctx, other, "2019-09-30", members)
