@@ -23,7 +23,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from auditflow.agents.observations import fact_words
 from auditflow.agents.profile import PromptProfile
-from auditflow.agents.reports import FACT_CONFLICTS, Arbitration, SeniorReview
+from auditflow.agents.reports import Arbitration, SeniorReview
 from auditflow.env.session import AuditSession
 from auditflow.llm.toolcalls import OFFERED
 
@@ -45,8 +45,7 @@ def standing_dispute(reviews: list[SeniorReview] | tuple[SeniorReview, ...],
                      audited: Mapping[str, dict | None]) -> tuple[str, str] | None:
     """The keys of the two facts still in dispute when the Senior's last review names a different-facts
     conflict, sorted (a fixed order whoever examined which); else None."""
-    last = reviews[-1] if reviews else None
-    if last is None or last.accepted or last.conflict_source not in FACT_CONFLICTS:
+    if not reviews or not reviews[-1].names_different_facts:
         return None
     keys = sorted({f["key"] for f in audited.values() if f})
     return (keys[0], keys[1]) if len(keys) == 2 else None
@@ -82,7 +81,7 @@ def arbitrate(model: Any, sessions: Mapping[str, AuditSession], audited: Mapping
     messages = [SystemMessage(profile.arbitration.system), HumanMessage(json.dumps(payload, sort_keys=True))]
     reply = model.bind_tools([choose_fact_tool()]).invoke(messages)
     answer, picked = _answer(reply)
-    chosen = OPTION_IDS.index(picked) if picked in OPTION_IDS[:len(order)] else None
+    chosen = OPTION_IDS.index(picked) if picked in OPTION_IDS else None
     facts = {f["key"]: {k: v for k, v in f.items() if k != "key"} for f in audited.values() if f}
     record = Arbitration(offered=tuple(words), facts=tuple(facts[k] for k in order), chosen=chosen, answer=answer)
     return record, (order[chosen] if chosen is not None else None)

@@ -337,6 +337,11 @@ class SeniorReview:
                              f"got {self.conflict_source!r}")
         object.__setattr__(self, "feedback", dict(self.feedback))
 
+    @property
+    def names_different_facts(self) -> bool:
+        """Whether this review sent the auditors back because their checkers examined different facts."""
+        return not self.accepted and self.conflict_source in FACT_CONFLICTS
+
     def to_json(self) -> dict[str, Any]:
         return _fields_json(self)
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from auditflow.agents.reports import FACT_CONFLICTS
 from auditflow.cases.labels import same_fact
 
 if TYPE_CHECKING:
@@ -48,12 +47,10 @@ def cause_of(expect: Expectation, result: AuditResult | None, judgement: Judgeme
         return NOT_RUN
     if result.structural_failure:
         return NO_REPORT
-    last = result.reviews[-1] if result.reviews else None
-    if last is not None and not last.accepted and last.conflict_source in FACT_CONFLICTS:
-        chose = result.arbitration is not None and result.arbitration.chosen is not None
-        if not chose:
+    if result.reviews and result.reviews[-1].names_different_facts:
+        if result.arbitration is None or result.arbitration.chosen is None:
             return DISAGREED
-        if expect.fact is not None and not same_fact(expect.fact, result.fact) and _passed_over(expect.fact, result):
+        if expect.fact is not None and _passed_over(expect.fact, result):
             return SENIOR_PICK
     if expect.fact is not None and not same_fact(expect.fact, result.fact):
         return _which_fact(expect.fact, result.fact)
