@@ -22,9 +22,10 @@ from auditflow.env.session import AuditSession
 MAX_STEPS = 14
 MAX_INVALID_IN_A_ROW = 2
 # Steps in a row that move nothing (a failed call, a refused final, a call already answered) after
-# which an auditor that must find the fact itself ends its turn: lost in a search, the 1.5B model spent
-# its whole budget -- minutes on two cores -- repeating itself. With the fact handed over as F1 the
-# required tools are one copy away, and the recorded corpus and pilot keep their full budget.
+# which an auditor ends its turn. Lost in a search, the 1.5B model spent its whole budget -- minutes on
+# two cores -- repeating itself; with the fact handed over as F1, the 0.5B model repeats a checker it
+# already ran until the budget is spent (28 calls a case, ten minutes), and without checkers the 1.5B
+# model asks for the same concept again and again. A loop is a loop whatever the question's form.
 MAX_STALLED_STEPS = 4
 
 
@@ -43,9 +44,9 @@ def _dump(obj) -> str:
 def run_turn(model, session: AuditSession, messages: list[BaseMessage], *, profile: PromptProfile,
              max_steps: int = MAX_STEPS) -> JuniorTurn:
     """Advance the conversation in ``messages`` (mutated in place) until a report is accepted, the turn
-    budget (``max_steps`` model calls) runs out, or, for an auditor searching for the fact,
-    ``MAX_STALLED_STEPS`` steps in a row move nothing: every configuration is bounded, with or without
-    checkers to reach."""
+    budget (``max_steps`` model calls) runs out, or ``MAX_STALLED_STEPS`` steps in a row move nothing:
+    every configuration is bounded, with or without checkers to reach, whether the auditor searches for
+    the fact or was handed it."""
     turn = JuniorTurn()
     invalid_in_a_row = stalled = 0
     evidence: list[EvidenceStep] = []
@@ -72,7 +73,7 @@ def run_turn(model, session: AuditSession, messages: list[BaseMessage], *, profi
             turn.structural_failure = True
             return turn
         stalled = 0 if _progressed(turn, answered) else stalled + 1
-        if stalled >= MAX_STALLED_STEPS and session.searching:
+        if stalled >= MAX_STALLED_STEPS:
             break
     turn.structural_failure = turn.report is None
     return turn

@@ -216,3 +216,24 @@ def test_without_gating_the_search_still_offers_its_candidates_with_the_tool_the
     # a role with nothing it could run on a fact (no-checks Compliance) is offered nothing
     static = tuple(t for t in ROLE_TOOLS["compliance"] if not t.startswith("check_"))
     assert search_options(SEARCH, "compliance", static, [], GUIDED) == []
+
+
+class RepeatingAChecker:
+    """A model that runs the first required checker on F1 and then asks for it again and again."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def invoke(self, messages):
+        self.calls += 1
+        return AIMessage("", tool_calls=[{"name": "check_sign", "args": {"fact": "F1"}, "id": f"c{self.calls}"}])
+
+
+def test_with_the_fact_handed_over_a_repeated_call_ends_the_turn_too():
+    session = AuditSession(build_environment(SAMPLE), AuditQuery("acme", "us-gaap:Assets", "2024-12-31"), "compliance",
+                           data_root=None)
+    assert not session.searching
+    model = RepeatingAChecker()
+    turn = run_turn(model, session, [HumanMessage("{}")], profile=GUIDED)
+    # the first call moves the audit (a checker ran), the next MAX_STALLED_STEPS repeat it: far below 14
+    assert model.calls == 1 + MAX_STALLED_STEPS and turn.report is None and turn.structural_failure
