@@ -23,9 +23,10 @@ MAX_STEPS = 14
 MAX_INVALID_IN_A_ROW = 2
 # Steps in a row that move nothing (a failed call, a refused final, a call already answered) after
 # which an auditor ends its turn. Lost in a search, the 1.5B model spent its whole budget -- minutes on
-# two cores -- repeating itself; with the fact handed over as F1, the 0.5B model repeats a checker it
-# already ran until the budget is spent (28 calls a case, ten minutes), and without checkers the 1.5B
-# model asks for the same concept again and again. A loop is a loop whatever the question's form.
+# two cores -- repeating itself; with the fact handed over as F1, the 0.5B model re-ran a checker it
+# had already run until the budget was spent (14 calls a round for each auditor, ten minutes a case),
+# and without checkers the 1.5B model asked for the same concept again and again. A loop is a loop
+# whatever the question's form.
 MAX_STALLED_STEPS = 4
 
 
