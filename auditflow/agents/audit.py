@@ -200,9 +200,20 @@ def _values_of(decision: str, chosen, found: dict, audited: dict) -> tuple | Non
             first = sorted(papers.violations, key=lambda o: str(o.get("code")))[0]
             return (tuple(sorted(papers.codes)), normalise_number(first.get("reported")),
                     normalise_number(first.get("expected")), fact)
-        value = normalise_number(fact.get("value"))
+        value = _fact_number(fact)
         return (), value, (value if decision == "consistent" else None), fact
     return None
+
+
+def _fact_number(fact: dict):
+    """The audited fact's value as a number, or None when it has none: searching by words, an auditor may
+    choose a text block (a note titled like the line item it was asked about). The audit still names the
+    fact it examined and is judged like any other; the note's markup is not a report's malformed number,
+    so it must not end the audit as invalid input."""
+    try:
+        return normalise_number(fact.get("value"))
+    except InvalidReportError:
+        return None
 
 
 def _named_path(path, names: dict) -> tuple[EvidenceStep, ...]:

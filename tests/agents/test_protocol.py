@@ -453,3 +453,18 @@ def test_two_runs_give_byte_identical_artifacts(audit, data_root, config):
 def test_a_scripted_run_is_deterministic_too(audit):
     runs = [audit(models=Scripts(compliance=checked(say("?"), WRONG, RIGHT))).canonical_json() for _ in range(2)]
     assert runs[0] == runs[1]
+
+
+# -- the audited fact's value ----------------------------------------------------------------------------
+def test_a_text_block_an_auditor_chose_gives_no_value_instead_of_ending_the_audit():
+    """Searching by words, the 1.5B model chose cfn's 'NOTE 6: STOCKHOLDERS' DEFICIT' text block for a
+    question about stockholders' equity; taking its markup for a number ended the audit as invalid input."""
+    from auditflow.agents.audit import _values_of
+    from auditflow.agents.senior import Workpapers
+
+    note = {"key": "k", "concept": "us-gaap:StockholdersEquityNoteDisclosureTextBlock", "period": "2024-01-01..2024-06-30",
+            "dimensions": {}, "value": "<p><b>NOTE 6: STOCKHOLDERS\u2019 DEFICIT</b></p>"}
+    passed = {"compliance": Workpapers(frozenset(), frozenset({"0117"}))}
+    assert _values_of("consistent", None, passed, {"compliance": note}) == ((), None, None, note)
+    number = dict(note, value="-1,234")
+    assert _values_of("consistent", None, passed, {"compliance": number})[:3] == ((), -1234, -1234)
