@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import replace
+from decimal import Decimal
 from pathlib import Path
 from typing import Callable
 
@@ -205,7 +206,7 @@ def _values_of(decision: str, chosen, found: dict, audited: dict) -> tuple | Non
     return None
 
 
-def _fact_number(fact: dict):
+def _fact_number(fact: dict) -> Decimal | None:
     """The audited fact's value as a number, or None when it has none: searching by words, an auditor may
     choose a text block (a note titled like the line item it was asked about). The audit still names the
     fact it examined and is judged like any other; the note's markup is not a report's malformed number,

@@ -462,7 +462,7 @@ def test_a_text_block_an_auditor_chose_gives_no_value_instead_of_ending_the_audi
     from auditflow.agents.audit import _values_of
     from auditflow.agents.senior import Workpapers
 
-    note = {"key": "k", "concept": "us-gaap:StockholdersEquityNoteDisclosureTextBlock", "period": "2024-01-01..2024-06-30",
+    note = {"key": "k", "concept": "us-gaap:StockholdersEquityNoteDisclosureTextBlock", "period": "2024-01-01..2024-09-30",
             "dimensions": {}, "value": "<p><b>NOTE 6: STOCKHOLDERS\u2019 DEFICIT</b></p>"}
     passed = {"compliance": Workpapers(frozenset(), frozenset({"0117"}))}
     assert _values_of("consistent", None, passed, {"compliance": note}) == ((), None, None, note)
