@@ -161,14 +161,17 @@ def test_no_constraint_once_the_model_replied_or_when_an_option_names_an_unbound
 
 # -- the stall cut ---------------------------------------------------------------------------------------
 class Repeating:
-    """A model that asks for a fact handle that does not exist, again and again."""
+    """A model that makes the same kind of call again and again: ``call(n)`` is its n-th (name, args);
+    by default it asks for fact handles that do not exist."""
 
-    def __init__(self):
+    def __init__(self, call=lambda n: ("get_fact", {"fact": f"F{90 + n % 2}"})):
         self.calls = 0
+        self._call = call
 
     def invoke(self, messages):
         self.calls += 1
-        return AIMessage("", tool_calls=[{"name": "get_fact", "args": {"fact": f"F{90 + self.calls % 2}"}, "id": f"c{self.calls}"}])
+        name, args = self._call(self.calls)
+        return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"c{self.calls}"}])
 
 
 def test_a_turn_that_moves_nothing_ends_after_a_few_steps_not_at_its_budget():
@@ -218,22 +221,11 @@ def test_without_gating_the_search_still_offers_its_candidates_with_the_tool_the
     assert search_options(SEARCH, "compliance", static, [], GUIDED) == []
 
 
-class RepeatingAChecker:
-    """A model that runs the first required checker on F1 and then asks for it again and again."""
-
-    def __init__(self):
-        self.calls = 0
-
-    def invoke(self, messages):
-        self.calls += 1
-        return AIMessage("", tool_calls=[{"name": "check_sign", "args": {"fact": "F1"}, "id": f"c{self.calls}"}])
-
-
 def test_with_the_fact_handed_over_a_repeated_call_ends_the_turn_too():
     session = AuditSession(build_environment(SAMPLE), AuditQuery("acme", "us-gaap:Assets", "2024-12-31"), "compliance",
                            data_root=None)
     assert not session.searching
-    model = RepeatingAChecker()
+    model = Repeating(lambda n: ("check_sign", {"fact": "F1"}))  # a checker on F1, then the same again
     turn = run_turn(model, session, [HumanMessage("{}")], profile=GUIDED)
     # the first call moves the audit (a checker ran), the next MAX_STALLED_STEPS repeat it: far below 14
     assert model.calls == 1 + MAX_STALLED_STEPS and turn.report is None and turn.structural_failure
