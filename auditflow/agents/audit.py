@@ -96,7 +96,7 @@ def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | Protoco
     check_query(env, query, allow_missing=allow_missing)
     if cfg.direct:
         turns = {"direct": [_direct_turn(env, query, models("direct"), data_root, prof)]}
-        rounds, reviews, found, audited = 1, [], {}, {}
+        rounds, reviews, found, audited, worked = 1, [], {}, {}, {}
         handles: dict[str, dict] = {}
         arbitration = None
     else:
@@ -110,9 +110,11 @@ def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | Protoco
         turns, rounds, reviews = state["turns"], state.get("round", 1), state.get("reviews", [])
         found = ctx.workpapers()
         audited = {r: s.checked_fact() for r, s in sessions.items()}
+        # without checkers nothing is examined: a report is about the fact its author was handed or chose
+        worked = {} if cfg.checks else {r: s.worked_fact() for r, s in sessions.items()}
         handles = {r: _fact_names(s) for r, s in sessions.items()}
         arbitration = _arbitration(cfg, prof, query, sessions, audited, reviews, models)
-    result = _assemble(query, cfg, turns, rounds, reviews, found, audited, handles,
+    result = _assemble(query, cfg, turns, rounds, reviews, found, audited, handles, worked,
                        chosen_key=arbitration[1] if arbitration else None)
     result = replace(result, profile=prof.stamp(), shuffle=shuffle, arbitration=arbitration[0] if arbitration else None)
     elapsed = time.perf_counter() - t0  # no checker runs after the protocol any more: the two are one span
@@ -151,9 +153,10 @@ def authority(found: dict, audited: dict) -> str | None:
 
 
 def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, found: dict, audited: dict,
-              handles: dict, *, chosen_key: str | None = None) -> AuditResult:
+              handles: dict, worked: dict, *, chosen_key: str | None = None) -> AuditResult:
     """``chosen_key``: the fact the Senior chose between two in dispute; only the reports (and checker
-    results) of the auditors that examined it decide the audit."""
+    results) of the auditors that examined it decide the audit. ``worked``: in a configuration without
+    checkers, the fact each auditor's report is about (``AuditSession.worked_fact``); empty otherwise."""
     finals = {r: ts[-1].report for r, ts in sorted(turns.items())}
     valid = {r: rep for r, rep in finals.items() if rep is not None}
     if chosen_key is not None:
@@ -172,6 +175,8 @@ def _assemble(query, cfg: ProtocolConfig, turns: dict, rounds: int, reviews, fou
     fact = audited.get(chosen.role) if chosen is not None else None
     if fact is None and values is not None:
         fact = values[3]
+    if fact is None and chosen is not None:
+        fact = worked.get(chosen.role)
     rules, reported, expected = values[:3] if values else (
         (chosen.triggered_rules, chosen.reported_value, chosen.expected_value) if chosen else ((), None, None))
     return AuditResult(

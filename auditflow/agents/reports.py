@@ -419,7 +419,8 @@ class AuditResult:
     structural_failure: bool = False
     fusion: FusionResult | None = field(default=None, hash=False)
     # the fact the final values are about: concept, period, dimensions, value (None: no auditor's checker
-    # examined one); with a question the auditors had to find it, so a case can tell a wrong pick (E)
+    # examined one; in a configuration without checkers, the fact the chosen report's author was handed or
+    # named last); with a question the auditors had to find it, so a case can tell a wrong pick (E)
     fact: dict[str, Any] | None = field(default=None, hash=False)
     profile: dict[str, str] = field(default_factory=dict, hash=False)  # the prompt profile's name, sha256, source
     shuffle: int | None = None  # the seed observations were permuted with (None: tool order)

@@ -149,6 +149,17 @@ class AuditSession:
         key = self._last_checked_key()
         return {"key": key, **self.fact_name(key)} if key is not None else None
 
+    def worked_fact(self) -> dict[str, Any] | None:
+        """The fact this auditor's report is about when no checker could examine one (a configuration
+        without checkers): the fact the question handed over, else the one it last named by handle; as
+        ``checked_fact`` gives it, or None when it never chose a fact. Grading needs it: without it every
+        report of such a configuration would be about no fact, a miss by construction."""
+        key = self.ctx.focus.key if self.ctx.focus is not None else None
+        if key is None:
+            handle = self.chosen_handle()
+            key = self.ctx.handles.key(handle) if handle is not None else None
+        return {"key": key, **self.fact_name(key)} if key is not None else None
+
     def fact_name(self, key: str) -> dict[str, Any]:
         """A fact as a reader names it: concept, period, dimensions, value (never a per-session handle)."""
         view = fact_view(self.ctx, names(self.ctx.env).facts_by_key[key])

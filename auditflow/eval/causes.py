@@ -11,7 +11,8 @@ the case's:
    arbitration in the profile, or its answer named neither), so fusion decided between two audits of
    two facts; ``the Senior chose the other fact``: it did choose, and the fact the question means was
    the one it passed over;
-4. ``no fact examined``: the case names a fact, and no auditor's checker examined any;
+4. ``no fact examined``: the case names a fact, and no auditor's checker examined any (without checkers:
+   the chosen report's author was not handed a fact and never named one, ``AuditSession.worked_fact``);
 5. ``another concept`` / ``another period`` / ``other members``: the audited fact is not the one the
    question means (the first attribute that differs, in that order): a wrong pick in the search;
 6. ``wrong conclusion on the meant fact``: the right fact, but the decision, rules or values are wrong.

@@ -43,7 +43,10 @@ def test_a_model_that_never_calls_a_checker_gets_no_checker_backed_decision(env,
                        data_root=data_root)
     ran = {s.tool_call.tool for t in result.transcripts for r in t.rounds for s in r if s.tool_call is not None}
     assert not ran & {"check_sign", "check_calc_tree", "check_dim_consistency"}
-    assert result.fact is None  # no checker examined a fact, so nothing is checker-backed
+    if CONFIGS[config].checks:
+        assert result.fact is None  # no checker examined a fact, so nothing is checker-backed
+    else:  # nothing could be examined: the report is about the fact the question handed over
+        assert result.fact == {"concept": "us-gaap:Assets", "period": "2024-12-31", "dimensions": {}, "value": TOTAL}
     if result.fusion is not None:
         assert result.fusion.checker_outcome is None
     # the harness neither ran a checker nor pinned the decision: any value shown is the model's own
@@ -153,3 +156,19 @@ def test_a_report_that_lies_after_checking_cannot_set_the_final_codes_or_values(
     assert result.triggered_rules == (CALC,)
     assert (result.reported_value, result.expected_value) == (226150000, 216150000)
     assert result.fact["concept"] == "us-gaap:Assets"
+
+
+def test_without_checkers_a_report_is_about_the_fact_its_author_chose(env, data_root):
+    """no-checks examines nothing, so the audit's fact is the one the chosen report's author named last
+    (here by get_fact_history); without it every no-checks audit of a question would be about no fact."""
+    concept = "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
+    said = report(rules=(), decision="consistent", reported="1", expected="1")
+    forensic = [call("search_concepts", text="Revenue"), call("find_facts", concept=concept),
+                call("get_fact_history", fact="F2"), *[said] * 20]
+    compliance = [report(decision="unable_to_verify", rules=(), reported=None, expected=None)] * 20
+    query = AuditQuery("acme", form="text", text="Revenue for the year ended December 31, 2023")
+    result = run_audit(env, query, config="no-checks", models=Scripts(forensic=forensic, compliance=compliance),
+                       data_root=data_root)
+    assert result.fact == {"concept": concept, "period": "2024-01-01..2024-12-31", "dimensions": {},
+                           "value": "240500000"}  # the fact it chose: another period than the question's
+    assert (result.decision, result.reported_value) == ("consistent", 1)  # the model's own, unchecked
