@@ -146,8 +146,7 @@ class AuditSession:
     def checked_fact(self) -> dict[str, Any] | None:
         """The fact this auditor's checkers examined last, as ``{"key", "concept", "period", "dimensions",
         "value"}`` (no handle: handles are per session), or None when no checker ran on a fact."""
-        key = self._last_checked_key()
-        return {"key": key, **self.fact_name(key)} if key is not None else None
+        return self._keyed_name(self._last_checked_key())
 
     def worked_fact(self) -> dict[str, Any] | None:
         """The fact this auditor's report is about when no checker could examine one (a configuration
@@ -158,6 +157,10 @@ class AuditSession:
         if key is None:
             handle = self.chosen_handle()
             key = self.ctx.handles.key(handle) if handle is not None else None
+        return self._keyed_name(key)
+
+    def _keyed_name(self, key: str | None) -> dict[str, Any] | None:
+        """``fact_name`` with the fact's key (to compare facts across sessions), or None for no key."""
         return {"key": key, **self.fact_name(key)} if key is not None else None
 
     def fact_name(self, key: str) -> dict[str, Any]:
