@@ -330,20 +330,27 @@ class SeniorReview:
     conflict_source: ConflictSource | None = None
     feedback: dict[str, str] = field(default_factory=dict, hash=False)  # role -> targeted feedback
     reason: str = ""  # why the Senior accepted or which difference it saw
+    # True only when the auditors' checkers examined two different facts. A fact-conflict source can also
+    # be the Senior's guess from two reports' values ("likely a different period") about one fact, or
+    # about a fact one auditor never examined; that is a disagreement, not two facts. Left out of the
+    # JSON when False, so the artifacts of every other review keep their bytes.
+    different_facts: bool = False
 
     def __post_init__(self) -> None:
         if self.conflict_source is not None and self.conflict_source not in CONFLICT_SOURCES:
             raise ValueError(f"conflict_source must be one of {', '.join(CONFLICT_SOURCES)} or None, "
                              f"got {self.conflict_source!r}")
+        if self.different_facts and self.conflict_source not in FACT_CONFLICTS:
+            raise ValueError(f"two different facts differ in concept, period or members, not {self.conflict_source!r}")
         object.__setattr__(self, "feedback", dict(self.feedback))
 
     @property
     def names_different_facts(self) -> bool:
         """Whether this review sent the auditors back because their checkers examined different facts."""
-        return not self.accepted and self.conflict_source in FACT_CONFLICTS
+        return not self.accepted and self.different_facts
 
     def to_json(self) -> dict[str, Any]:
-        return _fields_json(self)
+        return _fields_json(self, exclude=frozenset() if self.different_facts else frozenset({"different_facts"}))
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> SeniorReview:

@@ -191,7 +191,7 @@ def review(reports: dict, round_no: int, found: dict | None = None, *, profile: 
                       my_fact=describe_fact(checked[r]), other_fact=describe_fact(checked[o]),
                       source=source.replace("_", " "), tools=_ALL_CHECKS, **words)
                   for r, o in ((roles[0], roles[1]), (roles[1], roles[0]))}
-        return SeniorReview(round_no, False, source, fb,
+        return SeniorReview(round_no, False, source, fb, different_facts=True,
                             reason=f"the auditors checked different facts: {describe_fact(facts[0])} and {describe_fact(facts[1])}")
     ungrounded = [r for r in roles if not grounded(reports[r], found.get(r))]  # found[r] is not None for these
     if agree(a, b):

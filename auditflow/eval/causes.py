@@ -6,8 +6,9 @@ the case's:
 
 1. ``did not run``: a cache miss, an input error or a crash (no audit result);
 2. ``no valid report``: the auditors never filed an acceptable final report (structural failure);
-3. ``auditors disagreed on the fact``: the Senior's last review still named a different-facts conflict
-   (another concept, period or members), and the Senior did not choose between the two facts (no
+3. ``auditors disagreed on the fact``: the Senior's last review found the auditors' checkers on two
+   different facts (another concept, period or members: ``SeniorReview.different_facts``; not a conflict
+   it only guessed from two reports' values), and the Senior did not choose between the two facts (no
    arbitration in the profile, or its answer named neither), so fusion decided between two audits of
    two facts; ``the Senior chose the other fact``: it did choose, and the fact the question means was
    the one it passed over;

@@ -143,7 +143,7 @@ def test_no_choice_without_a_standing_dispute_or_without_the_profiles_text():
     assert standing_dispute([accepted], {"a": {"key": "k1"}, "b": {"key": "k2"}}) is None
     calc = SeniorReview(round=2, accepted=False, conflict_source="incomplete_calculation_neighbourhood")
     assert standing_dispute([calc], {"a": {"key": "k1"}, "b": {"key": "k2"}}) is None
-    facts = SeniorReview(round=2, accepted=False, conflict_source="wrong_period")
+    facts = SeniorReview(round=2, accepted=False, conflict_source="wrong_period", different_facts=True)
     assert standing_dispute([facts], {"a": {"key": "k2"}, "b": {"key": "k1"}}) == ("k1", "k2")
     assert standing_dispute([facts], {"a": {"key": "k1"}, "b": None}) is None
     senior = Senior()

@@ -122,6 +122,16 @@ def test_bad_decisions_and_conflict_sources_are_rejected():
         _report(decision="maybe")
     with pytest.raises(ValueError, match="conflict_source"):
         SeniorReview(1, False, "bad_luck")
+    with pytest.raises(ValueError, match="not 'incomplete_calculation_neighbourhood'"):
+        SeniorReview(1, False, "incomplete_calculation_neighbourhood", different_facts=True)
+
+
+def test_a_review_says_two_facts_differ_only_when_they_did_and_its_json_says_so_only_then():
+    guessed = SeniorReview(2, False, "wrong_period", reason="reported values differ: likely a different period")
+    seen = SeniorReview(2, False, "wrong_period", different_facts=True)
+    assert not guessed.names_different_facts and seen.names_different_facts
+    assert "different_facts" not in guessed.to_json() and seen.to_json()["different_facts"] is True
+    assert SeniorReview.from_json(seen.to_json()) == seen and SeniorReview.from_json(guessed.to_json()) == guessed
     with pytest.raises(ValueError, match="decision"):
         _result(decision="probably")
 

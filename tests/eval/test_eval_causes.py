@@ -31,9 +31,14 @@ def test_each_cause_in_its_order():
     assert cause_of(EXPECT, _result(_fact()), A) is None
     assert cause_of(EXPECT, None, Judgement("S", False)) == causes.NOT_RUN
     assert cause_of(EXPECT, _result(structural=True), Judgement("S", False)) == causes.NO_REPORT
-    unsettled = SeniorReview(round=2, accepted=False, conflict_source="wrong_period")
+    unsettled = SeniorReview(round=2, accepted=False, conflict_source="wrong_period", different_facts=True)
     # a conflict the Senior still named decides it, even when fusion then picked the meant fact
     assert cause_of(EXPECT, _result(_fact(), [unsettled]), E) == causes.DISAGREED
+    # "likely a different period", guessed from two reports' values, is no dispute over two facts: the
+    # case is judged by the fact audited (here none, as when one auditor's checkers examined nothing)
+    guessed = SeniorReview(round=2, accepted=False, conflict_source="wrong_period")
+    assert cause_of(EXPECT, _result(None, [guessed]), E) == causes.NO_FACT
+    assert cause_of(EXPECT, _result(_fact(), [guessed]), Judgement("C", False)) == causes.WRONG_CONCLUSION
     settled = SeniorReview(round=1, accepted=True)
     assert cause_of(EXPECT, _result(None, [settled]), E) == causes.NO_FACT
     assert cause_of(EXPECT, _result(_fact(concept="us-gaap:Liabilities", period="2023-12-31")), E) == causes.OTHER_CONCEPT
@@ -48,7 +53,7 @@ def test_each_cause_in_its_order():
 
 
 def test_a_dispute_the_senior_settled_is_judged_by_the_fact_it_chose():
-    unsettled = SeniorReview(round=2, accepted=False, conflict_source="wrong_period")
+    unsettled = SeniorReview(round=2, accepted=False, conflict_source="wrong_period", different_facts=True)
     prior = _fact(period="2023-12-31")
     chose_prior = Arbitration(offered=("East, as of December 31, 2023", "East, as of December 31, 2024"),
                               facts=(prior, _fact()), chosen=0)
