@@ -124,6 +124,8 @@ def test_bad_decisions_and_conflict_sources_are_rejected():
         SeniorReview(1, False, "bad_luck")
     with pytest.raises(ValueError, match="not 'incomplete_calculation_neighbourhood'"):
         SeniorReview(1, False, "incomplete_calculation_neighbourhood", different_facts=True)
+    with pytest.raises(ValueError, match="decision"):
+        _result(decision="probably")
 
 
 def test_a_review_says_two_facts_differ_only_when_they_did_and_its_json_says_so_only_then():
@@ -132,8 +134,6 @@ def test_a_review_says_two_facts_differ_only_when_they_did_and_its_json_says_so_
     assert not guessed.names_different_facts and seen.names_different_facts
     assert "different_facts" not in guessed.to_json() and seen.to_json()["different_facts"] is True
     assert SeniorReview.from_json(seen.to_json()) == seen and SeniorReview.from_json(guessed.to_json()) == guessed
-    with pytest.raises(ValueError, match="decision"):
-        _result(decision="probably")
 
 
 # --- Numbers as models write them --------------------------------------------------------------------
