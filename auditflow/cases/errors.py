@@ -49,3 +49,7 @@ class CaseInputError(AuditflowError):
 
 class ModelSpecError(AuditflowError):
     """A model spec this install cannot build (unknown, or the LLM layer is not available)."""
+
+
+class GenerateError(AuditflowError):
+    """The generator cannot start: an unknown filing, no data root, or an excluded case set that is not there."""

@@ -24,8 +24,15 @@ from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.loader import load_filing
 
 FILING_FOLDERS = ("filings", "filings-rolled")
+FORMAT_FOLDERS = ("xml", "inline", "ixbrl")  # a filing folder's sub-folder that only says the format
 ACCESSION = re.compile(r"^\d{10}-?\d{2}-?\d{6}$")
 MANIFESTS = ("MANIFEST-xbrl.md", "filings-rolled/MANIFEST.md")
+
+
+def filing_name(path: Path) -> str:
+    """What a filing given by path is called in cases and messages: its folder's name, or the parent's
+    when the folder only says the format (``acme-10k-2024/xml``), or a file's stem."""
+    return path.parent.name if path.name in FORMAT_FOLDERS else path.stem
 
 
 def resolve_filing(spec: str, *, case_dir: Path, data_root: Path | None) -> Path:

@@ -30,9 +30,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, TypeVar
 
-from auditflow.cases.errors import CaseInputError
+from auditflow.cases.errors import CaseInputError, GenerateError
 from auditflow.cases.filing_profile import filing_profile
-from auditflow.cases.filings import FILING_FOLDERS, base_environment, resolve_filing
+from auditflow.cases.exclude import AuditedFact, audited_fact
+from auditflow.cases.filings import FILING_FOLDERS, base_environment, filing_name, resolve_filing
 from auditflow.cases.generated import (
     FilingSource, GeneratedCase, consistent_case, injected_case, real_case, removal_case,
 )
@@ -50,13 +51,8 @@ FAMILY_KINDS: dict[str, tuple[str, ...]] = {
     "0117": ("member_perturbed", "dim_total_perturbed", "dim_total_removed"),
     "0126": ("calc_total_perturbed", "calc_child_perturbed"),
 }
-FORMAT_FOLDERS = ("xml", "inline", "ixbrl")
 Progress = Callable[[str, int, int], None]  # (message, cases done, cases wanted)
 T = TypeVar("T")
-
-
-class GenerateError(AuditflowError):
-    """The generator cannot start: an unknown filing, or no data root."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +67,8 @@ class GenerateOptions:
     real: int = 12
     reviews: tuple[ReviewedFinding, ...] = ()
     base_dir: Path = field(default_factory=Path.cwd)  # where relative filing paths are looked up
+    # facts another case set audits (auditflow.cases.exclude): never drawn, so a held-back split shares none
+    exclude: frozenset[AuditedFact] = frozenset()
 
 
 @dataclass
@@ -100,6 +98,7 @@ def generate(options: GenerateOptions, *, progress: Progress | None = None) -> G
     picked: list[GeneratedCase] = []
     notes: list[str] = []
     seen: set[tuple] = set()
+    excluded: set[AuditedFact] = set()
 
     def keep(cases: Iterable[GeneratedCase], quota: int, what: str) -> None:
         got = 0
@@ -107,6 +106,9 @@ def generate(options: GenerateOptions, *, progress: Progress | None = None) -> G
             return
         for case in cases:
             if case.key in seen:
+                continue
+            if (fact := _audited(case)) in options.exclude:
+                excluded.add(fact)
                 continue
             seen.add(case.key)
             picked.append(case)
@@ -122,8 +124,15 @@ def generate(options: GenerateOptions, *, progress: Progress | None = None) -> G
         kinds = [_kind_cases(sources, kind, options.seed) for kind in FAMILY_KINDS[rule]]
         keep(round_robin(kinds), options.per_rule, f"{rule} injected")
         keep(_consistent_cases(sources, rule, options.seed), options.consistent, f"{rule} consistent")
+    if excluded:
+        notes.append(f"{len(excluded)} fact(s) passed over: a case of the excluded set audits them")
     picked.sort(key=lambda c: (c.filing.name, c.rule, _KIND_ORDER[c.kind], c.id))
     return GenerationResult(_unique_ids(picked), notes)
+
+
+def _audited(case: GeneratedCase) -> AuditedFact:
+    q = case.query  # before questions are worded, the query names the audited fact itself
+    return audited_fact(case.filing.name, q.concept or "", q.period or "", q.dimensions)
 
 
 _KIND_ORDER = {k: i for i, k in enumerate(
@@ -161,7 +170,7 @@ def _source(spec: str, path: Path, options: GenerateOptions) -> FilingSource:
     its folder, or its parent's when the folder only says the format, as in ``acme-10k-2024/xml``)."""
     by_name = Path(spec).name == spec and any((options.data_root / folder / spec).resolve() == path
                                               for folder in FILING_FOLDERS)
-    name = spec if by_name else path.parent.name if path.name in FORMAT_FOLDERS else path.stem
+    name = spec if by_name else filing_name(path)
     env = base_environment(path)
     return FilingSource(name, spec if by_name else str(path), env,
                         filing_profile(env.filing, data_root=options.data_root), options.data_root)
