@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from collections import Counter
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import pytest
 
 from auditflow.cases import RunSettings, load_case_file, run_case
 from auditflow.cases.emit import write_cases
+from auditflow.cases.exclude import audited_fact, facts_audited_by
 from auditflow.cases.filings import base_environment, case_environment, resolve_filing
 from auditflow.cases.generate import GenerateError, GenerateOptions, generate
 from auditflow.cases.reviews import load_reviews, parse_reviews
@@ -129,6 +131,39 @@ def test_real_violations_cite_a_reviewed_real_finding(cases) -> None:
         cited = [r for ref, r in refs.items() if ref in c.description]
         assert len(cited) == 1 and cited[0].verdict == "real" and cited[0].filing == c.filing, c.id
         assert cited[0].code in c.expect.triggered_rules and c.inject == ()
+
+
+# -- a held-back split ------------------------------------------------------------------------------
+
+def test_exclude_passes_over_every_fact_another_set_audits(data_root: Path, written: list[Path], cases,
+                                                          tmp_path: Path, capsys) -> None:
+    """A held-back split drawn with another seed alone audits some of the same facts (the face
+    statements offer only so many, and real violations come from one reviewed list); with the first set
+    excluded it audits none of them, and still fills its quotas where other candidates remain."""
+    seen = facts_audited_by([written[0].parent])
+    # a path-named filing is named as the generator names it (the sample's folder, not its xml/ sub-folder)
+    assert 0 < len(seen) <= len(cases) and {f[0] for f in seen} == {"acme-10k-2024", *FILINGS[1:]}
+    plain = generate(_options(data_root, seed=12))
+    assert any(_fact_of_generated(c) in seen for c in plain.cases)  # the overlap --exclude is there for
+    held = generate(replace(_options(data_root, seed=12), exclude=seen))
+    assert held.cases and not any(_fact_of_generated(c) in seen for c in held.cases)
+    assert any("passed over: a case of the excluded set audits them" in n for n in held.notes)
+    # the command line: the files say what was excluded, and a missing set is an input error (exit 2)
+    out = tmp_path / "held"
+    argv = ["cases", "generate", *(x for f in FILINGS for x in ("--filing", f)), "--per-rule", "6", "--consistent", "2",
+            "--real", "2", "--seed", "12", "--data-root", str(data_root)]
+    assert main([*argv, "--out", str(out), "--exclude", str(written[0].parent)]) == 0
+    files = sorted(out.glob("*.case.yaml"))
+    assert f"no fact audited in {written[0].parent}" in files[0].read_text(encoding="utf-8")
+    assert not facts_audited_by([out]) & seen
+    capsys.readouterr()
+    assert main([*argv, "--out", str(tmp_path / "x"), "--exclude", str(tmp_path / "nowhere")]) == 2
+    assert "--exclude" in capsys.readouterr().err and not (tmp_path / "x").exists()
+
+
+def _fact_of_generated(case):
+    q = case.query
+    return audited_fact(case.filing.name, q.concept, q.period, q.dimensions)
 
 
 # -- errors ----------------------------------------------------------------------------------------
