@@ -19,7 +19,9 @@ round robin: over the family's kinds, and within a kind over the filings, so the
 filings instead of piling up on the largest one. Filings of a rarer format (inline among XML) come
 first in each kind's cycle so that they are represented; the order is otherwise a seeded shuffle per
 kind, and candidates within a filing are shuffled with a generator seeded by (seed, filing, kind).
-The same inputs and seed give the same cases, in the same order.
+The same inputs and seed give the same cases, in the same order. A candidate auditing a fact in
+``exclude`` (another case set's, :mod:`auditflow.cases.exclude`) is passed over, so that a held-back
+split shares no fact with the set it checks.
 """
 from __future__ import annotations
 
