@@ -1,12 +1,13 @@
-"""``docs/results.md`` (the corpus) and ``docs/pilot/results.md`` (the pilot, with the LLM ablations) are
+"""``docs/results.md`` (the corpus), ``docs/pilot/results.md`` (the pilot, with the LLM ablations),
+``docs/hard/results.md`` (the hard corpus) and ``docs/hard-holdout/results.md`` (its held-back split) are
 what ``auditflow eval`` writes from the committed LLM cache, byte for byte.
 
 The command is read from each file itself (the block it prints), run again in replay mode with the
 provider model replaced by one that fails on any call, and the new ``results.md`` must equal the
 committed one. A change to the protocol, prompts, checkers or cases that moves any number shows up
 here, with the command that re-records what changed. Each folder's ``results.json`` is compared too:
-``docs/results.md`` shows the hard corpus's beside its own, read from that file (``--with-results``);
-so is ``results.xlsx``.
+``docs/results.md`` shows the hard corpus's and the holdout's beside its own, and ``docs/hard/results.md``
+the holdout's, read from those files (``--with-results``); so is ``results.xlsx``.
 """
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from auditflow.eval.markdown import PROBLEMS_HEADING
 from auditflow.llm import factory
 
 REPO = Path(__file__).resolve().parents[2]
-RESULTS = (REPO / "docs" / "results.md", REPO / "docs" / "pilot" / "results.md", REPO / "docs" / "hard" / "results.md")
+RESULTS = (REPO / "docs" / "results.md", REPO / "docs" / "pilot" / "results.md", REPO / "docs" / "hard" / "results.md",
+           REPO / "docs" / "hard-holdout" / "results.md")
 
 
 class _NoModel:
