@@ -109,7 +109,7 @@ def generate(options: GenerateOptions, *, progress: Progress | None = None) -> G
         for case in cases:
             if case.key in seen:
                 continue
-            if (fact := _audited(case)) in options.exclude:
+            if (fact := audited_fact_of(case)) in options.exclude:
                 excluded.add(fact)
                 continue
             seen.add(case.key)
@@ -132,7 +132,8 @@ def generate(options: GenerateOptions, *, progress: Progress | None = None) -> G
     return GenerationResult(_unique_ids(picked), notes)
 
 
-def _audited(case: GeneratedCase) -> AuditedFact:
+def audited_fact_of(case: GeneratedCase) -> AuditedFact:
+    """The fact a generated case audits, comparable with :func:`auditflow.cases.exclude.facts_audited_by`'s."""
     q = case.query  # before questions are worded, the query names the audited fact itself
     return audited_fact(case.filing.name, q.concept or "", q.period or "", q.dimensions)
 

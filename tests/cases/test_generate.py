@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from auditflow.cases import RunSettings, load_case_file, run_case
 from auditflow.cases.emit import write_cases
-from auditflow.cases.exclude import audited_fact, facts_audited_by
+from auditflow.cases.exclude import facts_audited_by
 from auditflow.cases.filings import base_environment, case_environment, resolve_filing
-from auditflow.cases.generate import GenerateError, GenerateOptions, generate
+from auditflow.cases.generate import GenerateError, GenerateOptions, audited_fact_of, generate
 from auditflow.cases.reviews import load_reviews, parse_reviews
 from auditflow.cli.main import main
 from auditflow.env.session import AuditSession
@@ -144,9 +144,9 @@ def test_exclude_passes_over_every_fact_another_set_audits(data_root: Path, writ
     # a path-named filing is named as the generator names it (the sample's folder, not its xml/ sub-folder)
     assert 0 < len(seen) <= len(cases) and {f[0] for f in seen} == {"acme-10k-2024", *FILINGS[1:]}
     plain = generate(_options(data_root, seed=12))
-    assert any(_fact_of_generated(c) in seen for c in plain.cases)  # the overlap --exclude is there for
+    assert any(audited_fact_of(c) in seen for c in plain.cases)  # the overlap --exclude is there for
     held = generate(replace(_options(data_root, seed=12), exclude=seen))
-    assert held.cases and not any(_fact_of_generated(c) in seen for c in held.cases)
+    assert held.cases and not any(audited_fact_of(c) in seen for c in held.cases)
     assert any("passed over: a case of the excluded set audits them" in n for n in held.notes)
     # the command line: the files say what was excluded, and a missing set is an input error (exit 2)
     out = tmp_path / "held"
@@ -159,11 +159,6 @@ def test_exclude_passes_over_every_fact_another_set_audits(data_root: Path, writ
     capsys.readouterr()
     assert main([*argv, "--out", str(tmp_path / "x"), "--exclude", str(tmp_path / "nowhere")]) == 2
     assert "--exclude" in capsys.readouterr().err and not (tmp_path / "x").exists()
-
-
-def _fact_of_generated(case):
-    q = case.query
-    return audited_fact(case.filing.name, q.concept, q.period, q.dimensions)
 
 
 # -- errors ----------------------------------------------------------------------------------------
