@@ -22,6 +22,7 @@ from auditflow.cases.exclude import facts_audited_by
 from auditflow.cases.filings import base_environment, case_environment, resolve_filing
 from auditflow.cases.generate import GenerateError, GenerateOptions, audited_fact_of, generate
 from auditflow.cases.reviews import load_reviews, parse_reviews
+from auditflow.cli.cases_cmd import shown_case_set
 from auditflow.cli.main import main
 from auditflow.env.session import AuditSession
 from auditflow.mutations import calc_total_targets, finding_signature
@@ -136,7 +137,7 @@ def test_real_violations_cite_a_reviewed_real_finding(cases) -> None:
 # -- a held-back split ------------------------------------------------------------------------------
 
 def test_exclude_passes_over_every_fact_another_set_audits(data_root: Path, written: list[Path], cases,
-                                                          tmp_path: Path, capsys) -> None:
+                                                          tmp_path: Path, capsys, monkeypatch) -> None:
     """A held-back split drawn with another seed alone audits some of the same facts (the face
     statements offer only so many, and real violations come from one reviewed list); with the first set
     excluded it audits none of them, and still fills its quotas where other candidates remain."""
@@ -152,13 +153,22 @@ def test_exclude_passes_over_every_fact_another_set_audits(data_root: Path, writ
     out = tmp_path / "held"
     argv = ["cases", "generate", *(x for f in FILINGS for x in ("--filing", f)), "--per-rule", "6", "--consistent", "2",
             "--real", "2", "--seed", "12", "--data-root", str(data_root)]
+    monkeypatch.chdir(written[0].parent.parent)  # the set named by its absolute path, from the folder above it
     assert main([*argv, "--out", str(out), "--exclude", str(written[0].parent)]) == 0
     files = sorted(out.glob("*.case.yaml"))
-    assert f"no fact audited in {written[0].parent}" in files[0].read_text(encoding="utf-8")
+    header = files[0].read_text(encoding="utf-8")
+    assert f"no fact audited in {written[0].parent.name})" in header and str(written[0].parent) not in header
     assert not facts_audited_by([out]) & seen
     capsys.readouterr()
     assert main([*argv, "--out", str(tmp_path / "x"), "--exclude", str(tmp_path / "nowhere")]) == 2
     assert "--exclude" in capsys.readouterr().err and not (tmp_path / "x").exists()
+
+
+def test_an_excluded_set_is_named_without_any_machine_s_path(tmp_path: Path) -> None:
+    inside = tmp_path / "cases" / "hard"
+    assert shown_case_set(str(inside), cwd=tmp_path) == "cases/hard"
+    assert shown_case_set("cases/hard/", cwd=tmp_path) == "cases/hard"  # typed relative: as typed, normalised
+    assert shown_case_set(str(inside), cwd=tmp_path / "elsewhere") == "hard"  # outside: its name alone
 
 
 # -- errors ----------------------------------------------------------------------------------------
