@@ -63,10 +63,32 @@ def test_the_hash_is_kept_in_a_slot_from_every_way_a_qname_is_made():
             QName.parse("x:Revenue", {"x": "http://x"}), dataclasses.replace(QName("http://x", "A"), local="Cost")]
     made += [copy.deepcopy(made[0]), pickle.loads(pickle.dumps(made[1]))]
     for q in made:
-        assert q._hash == hash(q.local) == hash(q)
+        assert q._hash() == hash(q.local) == hash(q) == QName.__dict__["__hash__"].__get__(q)()
     q = QName("http://x", "Assets")
-    object.__setattr__(q, "_hash", 12345)  # __hash__ returns the slot, it does not hash again per call
+    object.__setattr__(q, "_hash", (12345).__int__)  # hash() calls what the slot holds, it does not hash again
     assert hash(q) == 12345
+
+
+def test_hashing_a_qname_runs_no_python_code():
+    """The hash is C-level (see qname._C_LEVEL_HASH): hash() and dict lookups start no Python frame."""
+    import sys
+
+    q, table = QName("http://x", "Assets"), {}
+    python_calls: list[str] = []
+
+    def watch(frame, event, _arg):
+        if event == "call":
+            python_calls.append(frame.f_code.co_name)
+
+    sys.setprofile(watch)
+    try:
+        hash(q)
+        table[q] = 1
+        _ = table[q]
+    finally:
+        sys.setprofile(None)
+    assert python_calls == []
+    assert table == {QName("http://x", "Assets", "other"): 1}
 
 
 def test_the_kept_hash_is_no_part_of_the_name():
@@ -89,6 +111,6 @@ def test_the_constructor_fills_the_slots_itself():
     dataclass __init__ made: the same fields, keywords and defaults, still frozen."""
     assert "__post_init__" not in QName.__dict__
     q = QName(local="Assets", namespace="http://x")
-    assert (q.namespace, q.local, q.prefix, q._hash) == ("http://x", "Assets", None, hash("Assets"))
+    assert (q.namespace, q.local, q.prefix, q._hash()) == ("http://x", "Assets", None, hash("Assets"))
     with pytest.raises(TypeError):
         QName("http://x")  # local is required

@@ -82,7 +82,7 @@ class DTSWalker:
         root = parse_xml(data, name=loc)
         self.dts.documents.append(loc)
         if root.tag == "{http://www.w3.org/2001/XMLSchema}schema":
-            info = read_schema(root, location=loc)
+            info = read_schema(root, location=loc, source=data)
             self.dts.schemas[loc] = info
             for _ns, schema_loc in info.imports:
                 self._enqueue(schema_loc, "schema", loc)

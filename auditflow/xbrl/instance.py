@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from auditflow.errors import MalformedXBRLError
-from auditflow.xbrl.model import INF, Context, Decimals, Fact, Period, TypedMember, Unit, Warning_, make_fact
+from auditflow.xbrl.model import (
+    INF, Context, Decimals, Fact, Period, TypedMember, Unit, Warning_, make_context, make_fact, make_period,
+)
+from auditflow.xbrl.nsscope import root_only_namespaces
 from auditflow.xbrl.numbers import short
 from auditflow.xbrl.prefix_repair import WELL_KNOWN
 from auditflow.xbrl.qname import QName, interned
@@ -158,25 +161,21 @@ def parse_context(el: etree._Element, where: str, members: "_MemberNames | None"
                 if children:
                     text = f"{etree.QName(children[0]).localname}={text}"
                 dims[_qname(m.get("dimension", ""), m, where)] = TypedMember(text)
-    return Context(
-        id=cid,
-        entity_scheme=(ident.get("scheme") or "").strip(),
-        entity_id=(ident.text or "").strip(),
-        period=period,
-        dimensions=tuple(sorted(dims.items(), key=lambda kv: kv[0].clark())) if dims else (),  # type: ignore[arg-type]
-        line=el.sourceline,
-    )
+    # Context(id, entity_scheme, entity_id, period, dimensions, line), positionally (model.positional_maker)
+    return make_context(cid, (ident.get("scheme") or "").strip(), (ident.text or "").strip(), period,
+                        tuple(sorted(dims.items(), key=lambda kv: kv[0].clark())) if dims else (), el.sourceline)
 
 
 def _parse_period(p: etree._Element, cid: str, where: str) -> Period:
     line = p.sourceline
     inst, start, end, forever = _first_children(p, (_INSTANT, _START, _END, _FOREVER))
     if inst is not None:
-        return Period(None, parse_date(inst.text or "", end=True, where=where, line=line))
+        return make_period(None, parse_date(inst.text or "", end=True, where=where, line=line), False)
     if start is not None and end is not None:
-        period = Period(
+        period = make_period(
             parse_date(start.text or "", end=False, where=where, line=line),
             parse_date(end.text or "", end=True, where=where, line=line),
+            False,
         )
         if period.start > period.end:  # XBRL 2.1 4.7.2: the end must be later than the start
             raise MalformedXBRLError(f"context {short(cid)} ends ({end.text.strip()}) before it starts "
@@ -226,15 +225,9 @@ class _MemberNames:
     @classmethod
     def for_document(cls, root: etree._Element, source: bytes | None) -> "_MemberNames | None":
         """The memo when ``source`` (the bytes ``root`` was parsed from) declares namespaces on the
-        root only, else None. Every declaration is spelled ``xmlns`` in the bytes (entity
-        declarations are refused by the parser): as many occurrences as the root declares means no
-        other element declares any. UTF-16/32 bytes never match, and fall back to ``nsmap``."""
-        if source is None:
-            return None
-        nsmap = root.nsmap
-        if not nsmap or source.count(b"xmlns") != len(nsmap):
-            return None
-        return cls(nsmap)
+        root only (:func:`~auditflow.xbrl.nsscope.root_only_namespaces`), else None."""
+        nsmap = root_only_namespaces(root, source)
+        return None if nsmap is None else cls(nsmap)
 
     def names(self, m: etree._Element, where: str) -> tuple[QName, QName]:
         key = (m.get("dimension", ""), m.text or "")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from dataclasses import dataclass, field
+from typing import Callable
 
 # Standard taxonomies get their conventional prefix whatever the document declared, so that output
 # reads "us-gaap:Assets" in every filing.
@@ -52,10 +53,9 @@ class QName:
     namespace: str
     local: str
     prefix: str | None = field(default=None, compare=False, hash=False)
-    # The hash, computed once: every dict and set of a load is keyed by QName, and a Python __hash__
-    # that returns a slot costs about a third less per lookup than one that calls hash() (issue 21).
-    # Not part of the name: left out of repr, equality and the constructor's arguments.
-    _hash: int = field(default=0, init=False, repr=False, compare=False, hash=False)
+    # The hash, computed once, as a C callable that returns it: see _C_LEVEL_HASH below. Not part of
+    # the name: left out of repr, equality and the constructor's arguments.
+    _hash: Callable[[], int] = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __init__(self, namespace: str, local: str, prefix: str | None = None) -> None:
         # The frozen dataclass __init__ (object.__setattr__ per field, then a __post_init__ for the
@@ -64,7 +64,7 @@ class QName:
         _set_namespace(self, namespace)
         _set_local(self, local)
         _set_prefix(self, prefix)
-        _set_hash(self, hash(local))
+        _set_hash(self, hash(local).__int__)
 
     # Ordering by (namespace, local), as dataclass(order=True) did, without its two tuples per
     # comparison: sorting the names of a filing made millions of these calls in a corpus run.
@@ -92,10 +92,12 @@ class QName:
         ns, ons = self.namespace, other.namespace
         return self.local >= other.local if ns == ons else ns > ons
 
-    def __hash__(self) -> int:
-        # The local name's hash (equal QNames share it; no (namespace, local) tuple per call as the
-        # generated __hash__ built, 33k calls a load), kept in a slot by __init__.
-        return self._hash
+    def __hash__(self) -> int:  # replaced below by the slot itself (_C_LEVEL_HASH); the same value
+        return self._hash()
+
+    def __reduce__(self):
+        # pickle and copy: the name, not the slot's callable (which neither can copy)
+        return (QName, (self.namespace, self.local, self.prefix))
 
     def clark(self) -> str:
         return f"{{{self.namespace}}}{self.local}" if self.namespace else self.local
@@ -130,6 +132,14 @@ class QName:
 
 
 _set_namespace, _set_local, _set_prefix, _set_hash = (QName.__dict__[n].__set__ for n in ("namespace", "local", "prefix", "_hash"))
+
+# _C_LEVEL_HASH. Every dict and set of a load and of the rules is keyed by QName (20k-26k hashes per
+# check): a __hash__ written in Python runs an interpreter frame for each, about 480 instructions
+# more than a C-level hash (issue 21, callgrind). So the hash is the local name's hash (equal QNames
+# share it), kept in the _hash slot as that int's bound ``__int__``, and ``__hash__`` *is* the slot's
+# descriptor: for a non-function ``__hash__`` CPython binds it through its ``__get__`` (the slot's
+# value) and calls the result with no arguments, all in C. hash(q) is what the method above returns.
+QName.__hash__ = QName.__dict__["_hash"]
 
 
 # Interned QNames: the loader, the DTS walker, the taxonomy packages and the filing cache get their
