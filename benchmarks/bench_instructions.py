@@ -16,7 +16,12 @@ through ``operator.call``, nothing else does. The calls are made after one untim
 per filing (imports, caches), after ``gc.collect()``, in the order floor, AuditFlow, edgartools, as
 in ``bench_floor.py``. About 10 minutes for the 29 filings.
 
-    python benchmarks/bench_instructions.py [--data-root DIR] [--filings a,b] [--json out.json]
+``--cache-sim`` also simulates the caches and branch predictor (about twice as slow) and reports
+callgrind's cycle estimate beside the count, ``Ir + 10 x (L1 misses + mispredicted branches) + 100 x
+last-level misses``: the same work can cost more time when it misses the caches more, which a count
+of instructions does not show.
+
+    python benchmarks/bench_instructions.py [--data-root DIR] [--filings a,b] [--cache-sim] [--json out.json]
 """
 from __future__ import annotations
 
@@ -89,7 +94,8 @@ def outer(args, argv: list[str]) -> int:
     work = Path(tempfile.mkdtemp(prefix="af-callgrind-"))
     manifest = work / "order.json"
     env = {**os.environ, _INNER: str(manifest), "PYTHONHASHSEED": "0"}
-    cmd = ["valgrind", "--tool=callgrind", "--toggle-collect=_operator_call", "--dump-after=_operator_call",
+    sim = ["--cache-sim=yes", "--branch-sim=yes"] if args.cache_sim else []
+    cmd = ["valgrind", "--tool=callgrind", *sim, "--toggle-collect=_operator_call", "--dump-after=_operator_call",
            f"--callgrind-out-file={work}/cg.out", sys.executable, str(Path(__file__).resolve()), *argv]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if done.returncode != 0 or not manifest.exists():
@@ -99,11 +105,13 @@ def outer(args, argv: list[str]) -> int:
     dumps = len(list(work.glob("cg.out.*")))
     if dumps != len(meta["order"]):  # something else called operator.call: the counts would be misattributed
         raise SystemExit(f"{dumps} callgrind dumps for {len(meta['order'])} measured calls")
-    counts = [_total(work / f"cg.out.{i}") for i in range(1, dumps + 1)]
+    counts = [_totals(work / f"cg.out.{i}") for i in range(1, dumps + 1)]
     shutil.rmtree(work, ignore_errors=True)
     rows: dict[str, dict] = {}
-    for (filing, kind), ir in zip(meta["order"], counts):
-        rows.setdefault(filing, {})[kind] = ir
+    for (filing, kind), events in zip(meta["order"], counts):
+        rows.setdefault(filing, {})[kind] = events["Ir"]
+        if args.cache_sim:
+            rows[filing][kind + "_cycles"] = _cycle_estimate(events)
     for filing, note in meta["notes"].items():
         rows.setdefault(filing, {})["et_note"] = note
     print(render(rows))
@@ -112,25 +120,43 @@ def outer(args, argv: list[str]) -> int:
     return 0
 
 
-def _total(path: Path) -> int:
-    m = re.search(r"^totals: (\d+)", path.read_text(), re.MULTILINE)
-    if m is None:
-        raise SystemExit(f"{path.name}: no totals line; is this callgrind's output?")
-    return int(m.group(1))
+def _totals(path: Path) -> dict[str, int]:
+    """The dump's totals by event name (Ir; with --cache-sim also the cache and branch events)."""
+    text = path.read_text()
+    names = re.search(r"^events: (.+)$", text, re.MULTILINE)
+    totals = re.search(r"^totals: ([\d ]+)$", text, re.MULTILINE)
+    if names is None or totals is None:
+        raise SystemExit(f"{path.name}: no events or totals line; is this callgrind's output?")
+    return dict(zip(names.group(1).split(), map(int, totals.group(1).split())))
+
+
+def _cycle_estimate(e: dict[str, int]) -> int:
+    """callgrind_annotate's and KCachegrind's estimate: 10 cycles per L1 miss and per mispredicted
+    branch, 100 per last-level miss, one per instruction."""
+    l1 = e.get("I1mr", 0) + e.get("D1mr", 0) + e.get("D1mw", 0)
+    ll = e.get("ILmr", 0) + e.get("DLmr", 0) + e.get("DLmw", 0)
+    return e["Ir"] + 10 * (l1 + e.get("Bcm", 0) + e.get("Bim", 0)) + 100 * ll
 
 
 def render(rows: dict) -> str:
+    out = [_table(rows, "", "instructions", "M instr.")]
+    if any("af3_cycles" in r for r in rows.values()):
+        out.append(_table(rows, "_cycles", "estimated cycles (callgrind's cache and branch simulation)", "M cycles"))
+    return "\n\n".join(out)
+
+
+def _table(rows: dict, suffix: str, what: str, unit: str) -> str:
     table, fewer, comparable = [], 0, 0
     for name, r in rows.items():
-        floor_ir, af, et = r.get("floor"), r.get("af3"), r.get("et")
+        floor_n, af, et = r.get("floor" + suffix), r.get("af3" + suffix), r.get("et" + suffix)
         if et:
             comparable += 1
             fewer += af < et
-        table.append([name, f"{floor_ir / 1e6:.1f}", f"{et / 1e6:.1f}" if et else r.get("et_note", "n/a"),
-                      f"{af / 1e6:.1f}", f"{af / floor_ir:.2f}x", f"{et / af:.2f}x" if et else "n/a"])
-    head = ["filing", "lxml floor (M instr.)", "edgartools", "AF first + 3 rules", "AF / floor", "ET / AF"]
+        table.append([name, f"{floor_n / 1e6:.1f}", f"{et / 1e6:.1f}" if et else r.get("et_note", "n/a"),
+                      f"{af / 1e6:.1f}", f"{af / floor_n:.2f}x", f"{et / af:.2f}x" if et else "n/a"])
+    head = ["filing", f"lxml floor ({unit})", "edgartools", "AF first + 3 rules", "AF / floor", "ET / AF"]
     return "\n".join([markdown_table(head, table), "",
-                      f"AF first load + 3 rules in fewer instructions than edgartools' load: {fewer} of {comparable}"])
+                      f"AF first load + 3 rules in fewer {what} than edgartools' load: {fewer} of {comparable}"])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data-root", help="folder with taxonomy/ and filings*/ (default: AuditFlow's data-root search)")
     parser.add_argument("--filings", help="comma-separated folder names to restrict to (default: every filing)")
+    parser.add_argument("--cache-sim", action="store_true", help="also simulate caches and branches: estimated cycles")
     parser.add_argument("--json", metavar="PATH", help="also write the counts as JSON")
     args = parser.parse_args(argv)
     return inner(args) if os.environ.get(_INNER) else outer(args, argv)
