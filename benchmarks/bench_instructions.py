@@ -40,7 +40,6 @@ from pathlib import Path
 from _common import data_root_of, filing_dirs, machine_line, markdown_table
 
 _INNER = "AUDITFLOW_BENCH_INSTRUCTIONS_INNER"  # set in the run under valgrind: it measures, the outer reports
-KINDS = ("floor", "af3", "et")
 
 
 def inner(args) -> int:
@@ -59,15 +58,12 @@ def inner(args) -> int:
     order: list[list[str]] = []  # [filing, kind] of each dump, in dump order
     notes: dict[str, str] = {}
 
-    def untimed(fn):
-        return fn()
-
     for d in filing_dirs(data_root, args.filings):
         files = files_read(d, tset)
         af_check(d, data_root, cache, three, False)  # untimed: imports, rule caches
         et_ok = False
         if xbrl_cls is not None:
-            et = load_with_edgartools(xbrl_cls, d, lambda fn: (0.0, untimed(fn)))
+            et = load_with_edgartools(xbrl_cls, d, lambda fn: (0.0, fn()))  # untimed
             et_ok = et.seconds is not None and et.facts > 0
             if not et_ok:
                 notes[d.name] = et.note

@@ -30,6 +30,7 @@ from auditflow.xbrl.instance import (
     parse_unit,
 )
 from auditflow.xbrl.model import Fact, Warning_, make_fact, plain_decimal
+from auditflow.xbrl.nsscope import RootNames
 from auditflow.xbrl.numbers import MAX_SCALE
 from auditflow.xbrl.qname import QName
 from auditflow.xbrl.transforms import apply_transform
@@ -72,31 +73,16 @@ def is_inline_root(root: etree._Element) -> bool:
     return next(root.iter(f"{{{IX}}}*"), None) is not None
 
 
-class _Names:
-    """Prefixed names of one document (fact names, formats) resolved to QNames.
-
-    When the document declares namespaces on its root only (:meth:`_MemberNames.for_document`, on the
-    bytes it was parsed from), every element's in-scope namespaces are the root's, so each distinct
-    text is resolved once: ``el.nsmap`` walks the ancestors and builds a dict, about a fifth of a
-    numeric fact's reading (issue 21: the 2.4 MB inline 10-Q of aeon). Otherwise each element's own
-    ``nsmap`` is used, as before. The result is the same either way."""
+class _Names(RootNames):
+    """Prefixed names of one document (fact names, formats) resolved to QNames, with the explicit
+    members' memo of its contexts. When the document declares namespaces on its root only
+    (:meth:`_MemberNames.for_document`, on the bytes it was parsed from), each distinct text is resolved
+    once (:class:`~auditflow.xbrl.nsscope.RootNames`): ``el.nsmap`` walks the ancestors and builds a
+    dict, about a fifth of a numeric fact's reading (issue 21: the 2.4 MB inline 10-Q of aeon)."""
 
     def __init__(self, members: _MemberNames | None) -> None:
+        super().__init__(members.nsmap if members is not None else None)
         self.members = members
-        self._nsmap = members.nsmap if members is not None else None
-        self._known: dict[str, QName] = {}
-
-    def nsmap(self, el: etree._Element) -> dict:
-        return self._nsmap if self._nsmap is not None else el.nsmap
-
-    def qname(self, text: str, nsmap: dict) -> QName:
-        """``QName.parse(text, nsmap)``, where ``nsmap`` is :meth:`nsmap` of the element holding ``text``."""
-        if self._nsmap is None:
-            return QName.parse(text, nsmap)
-        q = self._known.get(text)
-        if q is None:  # an undeclared prefix raises here, every time
-            q = self._known[text] = QName.parse(text, nsmap)
-        return q
 
 
 def parse_inline(documents: list[Document], sources: dict[str, bytes] | None = None) -> ParsedInstance:

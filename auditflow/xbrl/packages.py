@@ -534,7 +534,8 @@ class TaxonomySet:
 
             src, rel = hit
             try:
-                info = read_schema(parse_xml(src.read_member(rel), name=src.describe(rel)), location=key)
+                data = src.read_member(rel)
+                info = read_schema(parse_xml(data, name=src.describe(rel)), location=key, source=data)
             except InputError as exc:
                 self.problems[key] = str(exc)
         self._schemas[key] = info

@@ -53,8 +53,8 @@ class QName:
     namespace: str
     local: str
     prefix: str | None = field(default=None, compare=False, hash=False)
-    # The hash, computed once, as a C callable that returns it: see _C_LEVEL_HASH below. Not part of
-    # the name: left out of repr, equality and the constructor's arguments.
+    # The hash, computed once, as a C callable that returns it; __hash__ is this slot's descriptor (see
+    # _C_LEVEL_HASH below). Not part of the name: left out of repr, equality and the constructor's arguments.
     _hash: Callable[[], int] = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __init__(self, namespace: str, local: str, prefix: str | None = None) -> None:
@@ -91,9 +91,6 @@ class QName:
             return NotImplemented
         ns, ons = self.namespace, other.namespace
         return self.local >= other.local if ns == ons else ns > ons
-
-    def __hash__(self) -> int:  # replaced below by the slot itself (_C_LEVEL_HASH); the same value
-        return self._hash()
 
     def __reduce__(self):
         # pickle and copy: the name, not the slot's callable (which neither can copy)
@@ -138,7 +135,7 @@ _set_namespace, _set_local, _set_prefix, _set_hash = (QName.__dict__[n].__set__ 
 # more than a C-level hash (issue 21, callgrind). So the hash is the local name's hash (equal QNames
 # share it), kept in the _hash slot as that int's bound ``__int__``, and ``__hash__`` *is* the slot's
 # descriptor: for a non-function ``__hash__`` CPython binds it through its ``__get__`` (the slot's
-# value) and calls the result with no arguments, all in C. hash(q) is what the method above returns.
+# value) and calls the result with no arguments, all in C: hash(q) == q._hash() == hash(q.local).
 QName.__hash__ = QName.__dict__["_hash"]
 
 

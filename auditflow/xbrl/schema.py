@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from auditflow.xbrl.model import Concept, RoleType, make_concept
-from auditflow.xbrl.nsscope import root_only_namespaces
+from auditflow.xbrl.nsscope import RootNames, root_only_namespaces
 from auditflow.xbrl.qname import QName, interned
 
 XSD = "http://www.w3.org/2001/XMLSchema"
@@ -34,47 +34,25 @@ class SchemaInfo:
     has_embedded_linkbases: bool = False
 
 
-def _clark(text: str | None, el: etree._Element, nsmap: dict | None = None) -> str | None:
-    """``text`` (a QName) in clark notation, resolved against ``el``'s namespaces (or ``nsmap``, when the
-    caller already has them: building an element's namespace map walks all its ancestors)."""
+def _clark(text: str | None, nsmap: dict | None, names: RootNames) -> str | None:
+    """``text`` (a QName) in clark notation, resolved against ``nsmap`` (the namespaces in scope where it
+    stands, ``names.nsmap(el)``); a name whose prefix is not declared is kept as written."""
     if not text:
         return None
     try:
-        return QName.parse(text, el.nsmap if nsmap is None else nsmap).clark()
+        return names.qname(text, nsmap).clark()
     except ValueError:
         return text
-
-
-class _RootNames:
-    """Type and substitution-group names in Clark notation, resolved once per distinct text: only for a
-    schema that declares every namespace on its root (a filer's schema names a few dozen types over
-    hundreds of elements)."""
-
-    def __init__(self, nsmap: dict) -> None:
-        self.nsmap = nsmap
-        self._clark: dict[str, str | None] = {}
-
-    def clark(self, text: str | None, el: etree._Element) -> str | None:
-        if not text:
-            return None
-        out = self._clark.get(text, _UNSEEN)
-        if out is _UNSEEN:
-            out = self._clark[text] = _clark(text, el, self.nsmap)
-        return out
-
-
-_UNSEEN = object()
 
 
 def read_schema(root: etree._Element, *, location: str, source: bytes | None = None) -> SchemaInfo:
     """Summarise a schema document; embedded linkbases are read separately by the linkbase reader.
     ``source``, the bytes ``root`` was parsed from, lets names be resolved once per distinct text
-    (:class:`_RootNames`); the result is the same."""
+    (:class:`~auditflow.xbrl.nsscope.RootNames`); the result is the same."""
     tns = root.get("targetNamespace", "")
     info = SchemaInfo(location=location, target_namespace=tns)
     prefix = next((p for p, ns in root.nsmap.items() if ns == tns and p), None)
-    root_nsmap = root_only_namespaces(root, source)
-    names = _RootNames(root_nsmap) if root_nsmap is not None else None
+    names = RootNames(root_only_namespaces(root, source))
     for el in root:
         tag = el.tag
         if tag == _ELEMENT:
@@ -82,11 +60,8 @@ def read_schema(root: etree._Element, *, location: str, source: bytes | None = N
             if not name:
                 continue
             dtype, group = el.get("type"), el.get("substitutionGroup")
-            if names is not None:
-                data_type, substitution_group = names.clark(dtype, el), names.clark(group, el)
-            else:
-                nsmap = el.nsmap if dtype or group else None
-                data_type, substitution_group = _clark(dtype, el, nsmap), _clark(group, el, nsmap)
+            nsmap = names.nsmap(el) if dtype or group else None
+            data_type, substitution_group = _clark(dtype, nsmap, names), _clark(group, nsmap, names)
             # Concept(qname, id, balance, period_type, data_type, abstract, substitution_group, nillable,
             # source), positionally (model.positional_maker: hundreds of declarations a schema)
             c = make_concept(interned(tns, name, prefix), el.get("id"), el.get(_BALANCE), el.get(_PERIOD_TYPE), data_type,
@@ -98,11 +73,11 @@ def read_schema(root: etree._Element, *, location: str, source: bytes | None = N
         elif tag == _IMPORT:
             info.imports.append((el.get("namespace", ""), el.get("schemaLocation", "")))
         elif tag == _ANNOTATION:
-            _read_appinfo(el, info, root_nsmap)
+            _read_appinfo(el, info, names)
     return info
 
 
-def _read_appinfo(annotation: etree._Element, info: SchemaInfo, nsmap: dict | None = None) -> None:
+def _read_appinfo(annotation: etree._Element, info: SchemaInfo, names: RootNames) -> None:
     for app in annotation.iter(_APPINFO):
         for el in app:
             tag = el.tag
@@ -115,7 +90,7 @@ def _read_appinfo(annotation: etree._Element, info: SchemaInfo, nsmap: dict | No
                     if c.tag == _DEFINITION:
                         d = c if d is None else d
                     elif c.tag == _USED_ON and c.text:
-                        used.append(_clark(c.text.strip(), c, nsmap) or "")
+                        used.append(_clark(c.text.strip(), names.nsmap(c), names) or "")
                 info.roles[uri] = RoleType(uri, " ".join((d.text or "").split()) if d is not None else "", tuple(used))
             elif tag == _LINKBASE:
                 info.has_embedded_linkbases = True
