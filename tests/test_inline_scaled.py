@@ -43,3 +43,14 @@ def test_random_values():
         value = whole if rng.random() < 0.7 else f"{whole}.{''.join(rng.choice('0123456789') for _ in range(rng.randint(0, 6)))}"
         negative, scale = rng.random() < 0.5, rng.randint(-12, 100)
         assert _scaled(value, negative, scale) == _reference(value, negative, scale), (value, negative, scale)
+
+
+def test_random_fractions_and_negative_scales():
+    """Figures with a fraction (per-share amounts, percentages, '.5', '12.') are written by hand too."""
+    rng = random.Random(2122)
+    for _ in range(20000):
+        whole = "".join(rng.choice("0000123456789") for _ in range(rng.randint(0, 12)))
+        fraction = "".join(rng.choice("0000123456789") for _ in range(rng.randint(0 if whole else 1, 12)))
+        value = f"{whole}.{fraction}" if rng.random() < 0.9 else f"{whole or '0'}."
+        negative, scale = rng.random() < 0.5, rng.randint(-30, 30)
+        assert _scaled(value, negative, scale) == _reference(value, negative, scale), (value, negative, scale)

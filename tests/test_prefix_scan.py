@@ -1,39 +1,78 @@
-"""Issue 21 (fifth round): the undeclared-prefix scan of an inline document places an attribute match
-(inside a measure/explicitMember tag or not) only when its prefix is not found yet, and still finds
-exactly what the single regex ``_USED`` finds (docs/benchmarks.md)."""
+"""Issue 21 (seventh round): the prefixes an inline document uses are read from its parsed tree (the
+QName-valued attributes of inline and member elements, the text of members and measures), no longer
+from a regular expression over its bytes. On the real documents the result is what the byte scan
+found, and HTML ``name`` attributes or commented-out markup no longer count as uses."""
 from __future__ import annotations
 
-import random
+import re
 from pathlib import Path
 
-from auditflow.xbrl import prefix_repair
+import pytest
+
+from auditflow.xbrl.loader import load_filing
+from auditflow.xbrl.prefix_repair import undeclared_prefixes, used_prefixes
+from auditflow.xbrl.safexml import parse_xml
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "auditflow" / "samples" / "acme-10k-2024" / "inline" / "acme-20241231.htm"
-TOKENS = [b"<", b">", b"<x:", b"<xbrli:", b"measure", b"explicitMember", b'dimension="', b'name="', b'format="',
-          b'unitRef="', b'="', b"a:", b"us-gaap:", b"b.c:", b" ", b"\n", b"x", b":", b"<!-- ", b" -->", b'"', b"/>"]
+
+# The byte scan this replaces, kept here as the reference for the real documents.
+_BYTE_SCAN = re.compile(rb'(?:name|dimension|format|unitRef)="([A-Za-z_][\w.-]*):'
+                        rb'|<(?:\w+:)?(?:measure|explicitMember)[^>]*>\s*([A-Za-z_][\w.-]*):')
 
 
-def _reference(data: bytes) -> set[str]:
-    return {(m.group(1) or m.group(2)).decode() for m in prefix_repair._USED.finditer(data)}
+def _byte_scan(data: bytes) -> set[str]:
+    return {(m.group(1) or m.group(2)).decode() for m in _BYTE_SCAN.finditer(data)}
 
 
-def _placed(monkeypatch, data: bytes) -> tuple[set[str], int]:
-    """The prefixes found and how many attribute matches had to be placed among the element matches."""
-    calls = []
-    real = prefix_repair.bisect_right
-    monkeypatch.setattr(prefix_repair, "bisect_right", lambda *a: calls.append(a) or real(*a))
-    return prefix_repair._used_prefixes(data), len(calls)
-
-
-def test_attribute_matches_are_placed_only_for_new_prefixes_and_the_result_is_unchanged(monkeypatch, data_root: Path):
-    for path in (SAMPLE, data_root / "filings" / "aeon-10q-2023-09-30" / "aeon-20230930x10q.htm",
+def test_the_real_documents_use_what_the_byte_scan_found(data_root: Path):
+    for path in (data_root / "filings" / "aeon-10q-2023-09-30" / "aeon-20230930x10q.htm",
                  data_root / "filings" / "ibm-10k-2024-12-31" / "ibm-20241231.htm"):
         data = path.read_bytes()
-        found, placed = _placed(monkeypatch, data)
-        assert found == _reference(data)
-        assert placed <= 3 * len(found)  # aeon: 2,705 attribute matches, a handful of prefixes
-    rnd = random.Random(21)
-    for _ in range(20000):  # prefixes inside and outside element matches, comments, stray '<'
-        data = b"".join(rnd.choice(TOKENS) for _ in range(rnd.randint(1, 40)))
-        assert prefix_repair._used_prefixes(data) == _reference(data), data
+        assert used_prefixes(parse_xml(data, name=path.name)) == _byte_scan(data), path.name
+    ibm = data_root / "filings" / "ibm-10k-2024-12-31" / "ibm-20241231.htm"
+    assert undeclared_prefixes(parse_xml(ibm.read_bytes(), name=ibm.name)) == {
+        "country", "currency", "cyd", "dei", "ecd", "exch", "ibm", "iso4217", "ixt", "ixt-sec", "srt"}
+
+
+def test_a_dimension_inside_a_member_tag_counts_too():
+    """The byte scan skipped an attribute inside a member's start tag (its matches could not overlap):
+    the sample's ``dimension="srt:..."`` is a use all the same."""
+    data = SAMPLE.read_bytes()
+    assert used_prefixes(parse_xml(data, name=SAMPLE.name)) == _byte_scan(data) | {"srt"}
+
+
+def _doc(body: str, head: str = "") -> bytes:
+    return f"""<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"
+ xmlns:xbrli="http://www.xbrl.org/2003/instance" xmlns:xbrldi="http://xbrl.org/2006/xbrldi"
+ xmlns:us-gaap="http://fasb.org/us-gaap/2024"><head>{head}</head><body>{body}</body></html>""".encode()
+
+
+@pytest.mark.parametrize("body, used", [
+    ('<ix:nonFraction name="us-gaap:Revenues" format="ixt:num-dot-decimal" unitRef="u1">1</ix:nonFraction>',
+     {"us-gaap", "ixt"}),
+    ("<ix:nonNumeric name='dei:DocumentType'>10-K</ix:nonNumeric>", {"dei"}),  # single quotes
+    ('<ix:nonNumeric name="d&#101;i:DocumentType">10-K</ix:nonNumeric>', {"dei"}),  # a character reference
+    ('<xbrldi:explicitMember dimension="srt:Axis">\n  acme:Member</xbrldi:explicitMember>', {"srt", "acme"}),
+    ('<xbrldi:typedMember dimension="acme:Axis"><us-gaap:v>x:y</us-gaap:v></xbrldi:typedMember>', {"acme"}),
+    ("<xbrli:measure>iso4217:USD</xbrli:measure>", {"iso4217"}),
+    ('<a name="og:title">not XBRL</a><!-- <ix:nonNumeric name="old:Fact">x</ix:nonNumeric> -->', set()),
+    ('<ix:nonNumeric name="9x:Y">x</ix:nonNumeric><ix:nonNumeric name="Revenues">x</ix:nonNumeric>', set()),  # no prefix
+])
+def test_uses_are_the_qnames_inline_xbrl_reads(body: str, used: set[str]):
+    assert used_prefixes(parse_xml(_doc(body), name="t.htm")) == used
+
+
+def test_html_names_are_not_uses(tmp_path: Path):
+    """A ``<meta name="og:title">`` made the byte scan report an undeclared prefix 'og': a re-parse and
+    a warning about facts that could not be read, for a document that was fine."""
+    root = parse_xml(_doc('<ix:nonNumeric name="us-gaap:X" contextRef="c">x</ix:nonNumeric>',
+                          head='<meta name="og:title" content="Annual report"/>'), name="t.htm")
+    assert undeclared_prefixes(root) == set()
+
+
+def test_an_undeclared_format_prefix_is_still_repaired(data_root: Path):
+    filing = load_filing(data_root / "filings" / "ibm-10k-2024-12-31")
+    repairs = [w for w in filing.warnings if w.code == "undeclared-prefix"]
+    assert len(repairs) == 1 and "ixt, ixt-sec, srt" in repairs[0].message
+    assert any(f.value for f in filing.facts if f.unit_id)  # formatted numbers read after the repair

@@ -98,7 +98,7 @@ def _parse_entry(src: PackageSource, kind: str, locations: tuple[str, ...], cont
     roots, repairs, sources = [], [], {}
     for loc, data in zip(locations, contents):
         root = parse_xml(data, name=loc)
-        missing = undeclared_prefixes(data, root)
+        missing = undeclared_prefixes(root)
         if missing:
             root, warning = repair(data, missing, _schema_prefixes(src, data, loc), name=loc)
             repairs.append(warning)

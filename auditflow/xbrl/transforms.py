@@ -53,8 +53,11 @@ def _strip(text: str) -> str:
     return text.strip(" \t\r\n\u00a0\u2009\u202f")
 
 
+_NOT_A_DIGIT = re.compile(r"\D")  # compiled once: re.sub(pattern, ...) looks its pattern up per call
+
+
 def _digits(int_part: str | None, frac: str | None) -> str:
-    whole = str(int(re.sub(r"\D", "", int_part))) if int_part else "0"
+    whole = str(int(_NOT_A_DIGIT.sub("", int_part))) if int_part else "0"
     return f"{whole}.{frac}" if frac else whole
 
 
