@@ -87,22 +87,11 @@ def inner(args) -> int:
 def outer(args, argv: list[str]) -> int:
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is needed (Debian: apt install valgrind)")
-    work = Path(tempfile.mkdtemp(prefix="af-callgrind-"))
-    manifest = work / "order.json"
-    env = {**os.environ, _INNER: str(manifest), "PYTHONHASHSEED": "0"}
     sim = ["--cache-sim=yes", "--branch-sim=yes"] if args.cache_sim else []
-    cmd = ["valgrind", "--tool=callgrind", *sim, "--toggle-collect=_operator_call", "--dump-after=_operator_call",
-           f"--callgrind-out-file={work}/cg.out", sys.executable, str(Path(__file__).resolve()), *argv]
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    if done.returncode != 0 or not manifest.exists():
-        sys.stderr.write(done.stderr[-4000:])
-        raise SystemExit(f"the run under valgrind failed (exit {done.returncode})")
-    meta = json.loads(manifest.read_text())
-    dumps = len(list(work.glob("cg.out.*")))
-    if dumps != len(meta["order"]):  # something else called operator.call: the counts would be misattributed
-        raise SystemExit(f"{dumps} callgrind dumps for {len(meta['order'])} measured calls")
-    counts = [_totals(work / f"cg.out.{i}") for i in range(1, dumps + 1)]
-    shutil.rmtree(work, ignore_errors=True)
+    meta, counts = callgrind_run(Path(__file__), argv, _INNER,
+                                 [*sim, "--toggle-collect=_operator_call", "--dump-after=_operator_call"])
+    if len(counts) != len(meta["order"]):  # something else called operator.call: the counts would be misattributed
+        raise SystemExit(f"{len(counts)} callgrind dumps for {len(meta['order'])} measured calls")
     rows: dict[str, dict] = {}
     for (filing, kind), events in zip(meta["order"], counts):
         rows.setdefault(filing, {})[kind] = events["Ir"]
@@ -114,6 +103,26 @@ def outer(args, argv: list[str]) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps({"head": machine_line(), "rows": rows}, indent=1, sort_keys=True))
     return 0
+
+
+def callgrind_run(script: Path, argv: list[str], inner_var: str, options: list[str]) -> tuple[object, list[dict[str, int]]]:
+    """Run ``script argv`` again under callgrind with ``options``, hash randomisation fixed. The inner run
+    sees ``$inner_var`` set to a path and writes a JSON manifest of what it measured there. Returns the
+    manifest and the totals of each dump, in dump order."""
+    work = Path(tempfile.mkdtemp(prefix="af-callgrind-"))
+    manifest = work / "manifest.json"
+    env = {**os.environ, inner_var: str(manifest), "PYTHONHASHSEED": "0"}
+    cmd = ["valgrind", "--tool=callgrind", *options, f"--callgrind-out-file={work}/cg.out",
+           sys.executable, str(script.resolve()), *argv]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if done.returncode != 0 or not manifest.exists():
+        sys.stderr.write(done.stderr[-4000:])
+        raise SystemExit(f"the run under valgrind failed (exit {done.returncode})")
+    meta = json.loads(manifest.read_text())
+    dumps = len(list(work.glob("cg.out.*")))
+    counts = [_totals(work / f"cg.out.{i}") for i in range(1, dumps + 1)]
+    shutil.rmtree(work, ignore_errors=True)
+    return meta, counts
 
 
 def _totals(path: Path) -> dict[str, int]:
