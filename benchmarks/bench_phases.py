@@ -14,6 +14,8 @@ calls. "the rest of the check" is ``af_check`` (``bench_floor.py``) minus every 
 
 * **CPU**: per filing, one untimed check, then ``--repeat`` checks (``gc.collect()`` before each); the
   median of each phase's self time (``time.process_time_ns``) over the rounds, and the median total.
+  edgartools' load (``XBRL.from_directory``) is timed in the same rounds. As in ``bench_floor.py``, what
+  either tool hands back is freed after its clock stops.
 * **Instructions** (``--instructions``, needs valgrind): the script runs itself again under callgrind,
   which dumps its count at each phase boundary (each boundary calls ``operator.call``, nothing else
   does); one check per filing after an untimed one, hash randomisation fixed.
@@ -117,22 +119,25 @@ class Phases:
         return timed
 
 
-def _check_once(d: Path, data_root: Path, cache: Path, three) -> None:
+def _check_once(d: Path, data_root: Path, cache: Path, three):
+    """``bench_floor.af_check``: what it returns is dropped by the caller after its clock stops."""
     from bench_floor import af_check
 
-    af_check(d, data_root, cache, three, False)
+    return af_check(d, data_root, cache, three, False)
 
 
 def _edgartools():
-    """(load(path) -> whether it read facts, note) with edgartools, or (None, why not)."""
+    """(load, note): ``load(path, around)`` loads a folder with edgartools, ``around(fn)`` making the
+    call (the clock or the boundaries go there: the loaded object is freed after it, as in
+    ``bench_floor.py``) and says whether facts were read; (None, why not) without edgartools."""
     from edgartools_load import import_edgartools, load_with_edgartools
 
     xbrl_cls, why = import_edgartools()
     if xbrl_cls is None:
         return None, why
 
-    def load(d: Path, call=lambda fn: fn()) -> bool:
-        result = load_with_edgartools(xbrl_cls, d, lambda fn: (0.0, call(fn)))
+    def load(d: Path, around=lambda fn: fn()) -> bool:
+        result = load_with_edgartools(xbrl_cls, d, lambda fn: (0.0, around(fn)))
         return result.seconds is not None and result.facts > 0
     return load, ""
 
@@ -148,6 +153,22 @@ def _setup(args, mode: str):
     return data_root_of(args), parse_rules(THREE), Path(tempfile.mkdtemp(prefix="af-bench-phases-")), phases, et_load
 
 
+def _timed(fn, into: list[int]):
+    start = time.process_time_ns()
+    out = fn()
+    into.append(time.process_time_ns() - start)
+    return out
+
+
+def _between_boundaries(phases: Phases, label: str, fn):
+    phases.events.append(["enter", label])
+    operator.call(int)
+    out = fn()
+    phases.events.append(["exit", label])
+    operator.call(int)
+    return out
+
+
 def cpu_figures(args) -> dict[str, dict]:
     data_root, three, cache, phases, et_load = _setup(args, "cpu")
     rows: dict[str, dict] = {}
@@ -160,16 +181,15 @@ def cpu_figures(args) -> dict[str, dict]:
         for _ in range(args.repeat):
             if et_ok:  # edgartools' load in the same rounds, for its nanoseconds per instruction
                 gc.collect()
-                start = time.process_time_ns()
-                et_load(d)
-                et_ns.append(time.process_time_ns() - start)
+                et_load(d, lambda fn: _timed(fn, et_ns))
             gc.collect()
             phases.self_ns = {}
             phases.on = True
             start = time.process_time_ns()
-            _check_once(d, data_root, cache, three)
+            made = _check_once(d, data_root, cache, three)
             total = time.process_time_ns() - start
             phases.on = False
+            del made  # freed after the clock, as in bench_floor.py
             phases.self_ns[REST] = total - sum(phases.self_ns.values())
             for label, ns in phases.self_ns.items():
                 rounds.setdefault(label, []).append(ns)
@@ -189,19 +209,12 @@ def inner(args) -> int:
         _check_once(d, data_root, cache, three)
         if et_load is not None and et_load(d):
             gc.collect()
-            phases.events.append(["enter", "edgartools " + d.name])
-            operator.call(int)
-            et_load(d)
-            phases.events.append(["exit", "edgartools " + d.name])
-            operator.call(int)
+            et_load(d, lambda fn: _between_boundaries(phases, "edgartools " + d.name, fn))
         gc.collect()
         phases.on = True
-        phases.events.append(["enter", "check " + d.name])
-        operator.call(int)
-        _check_once(d, data_root, cache, three)
-        phases.events.append(["exit", "check " + d.name])
-        operator.call(int)
+        made = _between_boundaries(phases, "check " + d.name, lambda: _check_once(d, data_root, cache, three))
         phases.on = False
+        del made
     shutil.rmtree(cache, ignore_errors=True)
     Path(os.environ[_INNER]).write_text(json.dumps(phases.events))
     return 0

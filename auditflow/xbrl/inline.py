@@ -232,18 +232,19 @@ def _numeric_value(el: etree._Element, nsmap: dict | None = None, names: _Names 
 def _scaled(value: str, negative: bool, scale: int) -> str:
     """``plain_decimal(±Decimal(value), scale)`` for an unsigned decimal ``value`` ("1234", "1.50",
     ".5"), written by hand: the digits with the decimal point moved ``scale`` places, leading and
-    trailing zeros dropped. A Decimal and a context sized to its digits per fact cost a fifth of
-    reading a numeric inline fact, then (issue 21) a tenth for the figures with a fraction (per-share
-    amounts, percentages). The result is the same (tests/test_inline_scaled.py); other digits than
-    ASCII, and negated values beyond the context's precision (which ``-Decimal`` rounds), take the
-    Decimal path."""
+    trailing zeros dropped. A Decimal and a context sized to its digits cost a fifth of reading a
+    numeric inline fact (issue 21); whole numbers scaled up were written by hand first, figures with a
+    fraction (per-share amounts, percentages) and negative scales since. The result is the same
+    (tests/test_inline_scaled.py); digits other than ASCII, and negated values beyond the context's
+    precision (which ``-Decimal`` rounds), take the Decimal path."""
     if value.isascii() and len(value) + abs(scale) <= _HAND_SCALED_DIGITS:
         whole, _, fraction = value.partition(".")
         digits = (whole + fraction).lstrip("0")
         if not digits:
             return "0"
         if not negative or len(digits) <= decimal.getcontext().prec:
-            point = len(whole) + scale - (len(whole) + len(fraction) - len(digits))  # of the point, in digits
+            # where the decimal point falls in ``digits`` once moved (leading zeros are gone)
+            point = len(whole) + scale - (len(whole) + len(fraction) - len(digits))
             if point >= len(digits):
                 text = digits + "0" * (point - len(digits))
             elif point > 0:
