@@ -76,3 +76,42 @@ def test_an_undeclared_format_prefix_is_still_repaired(data_root: Path):
     repairs = [w for w in filing.warnings if w.code == "undeclared-prefix"]
     assert len(repairs) == 1 and "ixt, ixt-sec, srt" in repairs[0].message
     assert any(f.value for f in filing.facts if f.unit_id)  # formatted numbers read after the repair
+
+
+def test_a_document_declaring_on_its_root_only_is_repaired_without_a_second_parse(monkeypatch, data_root: Path):
+    """IBM's 10-K declares every namespace on its root: the missing declarations are handed to the inline
+    reader, and what it reads is what a re-parse with them written into the root gives."""
+    from auditflow.xbrl import loader
+    from auditflow.xbrl.inline import parse_inline
+    from auditflow.xbrl.prefix_repair import prefixes_from_schema, repair
+
+    parses: list[str] = []
+    real = loader.parse_xml
+    monkeypatch.setattr(loader, "parse_xml", lambda data, *, name: parses.append(name) or real(data, name=name))
+    folder = data_root / "filings" / "ibm-10k-2024-12-31"
+    filing = load_filing(folder)
+    assert parses.count("ibm-20241231.htm") == 1
+    data = (folder / "ibm-20241231.htm").read_bytes()
+    root = parse_xml(data, name="ibm-20241231.htm")
+    known = prefixes_from_schema(parse_xml((folder / "ibm-20241231.xsd").read_bytes(), name="ibm-20241231.xsd"))
+    repaired, warning = repair(data, undeclared_prefixes(root), known, name="ibm-20241231.htm")
+    reparsed = parse_inline([("ibm-20241231.htm", repaired)])
+    assert [w for w in filing.warnings if w.code == "undeclared-prefix"] == [warning]
+    assert filing.namespaces == reparsed.namespaces and list(filing.namespaces) == list(reparsed.namespaces)
+    assert filing.contexts == reparsed.contexts and filing.units == reparsed.units
+    assert [(f.concept, f.context_id, f.unit_id, f.id, f.line) for f in filing.facts] == \
+        [(f.concept, f.context_id, f.unit_id, f.id, f.line) for f in reparsed.facts if f.context_id in reparsed.contexts]
+
+
+def test_a_document_declaring_below_its_root_is_still_re_parsed():
+    from auditflow.xbrl import loader
+    from auditflow.xbrl.source import PackageSource
+
+    doc = _doc('<div xmlns:us-gaap="http://fasb.org/us-gaap/2024"><ix:nonFraction name="us-gaap:Revenues" contextRef="c"'
+               ' unitRef="u" format="ixt:num-dot-decimal">1</ix:nonFraction></div>'
+               ).replace(b' xmlns:us-gaap="http://fasb.org/us-gaap/2024">', b">", 1)
+    assert b"xmlns:us-gaap" in doc  # declared below the root only
+    src = PackageSource.open(REPO / "auditflow" / "samples" / "acme-10k-2024" / "inline")
+    parsed = loader._parse_entry(src, "inline", ("t.htm",), (doc,))
+    assert [w.code for w in parsed.warnings][:1] == ["undeclared-prefix"]
+    assert "ixt" in parsed.namespaces  # declared on the re-parsed root

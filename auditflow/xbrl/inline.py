@@ -85,10 +85,13 @@ class _Names(RootNames):
         self.members = members
 
 
-def parse_inline(documents: list[Document], sources: dict[str, bytes] | None = None) -> ParsedInstance:
+def parse_inline(documents: list[Document], sources: dict[str, bytes] | None = None,
+                 added: dict[str, dict[str, str]] | None = None) -> ParsedInstance:
     """Read every document of an inline document set, in the order given. ``sources``, the bytes of
-    each document by name (as parsed: none for a repaired one), lets names be read once per document
-    (:class:`_Names`); the result is the same. The XHTML elements of escaped text blocks are left
+    each document by name (as parsed: none for a re-parsed one), lets names be read once per document
+    (:class:`_Names`); the result is the same. ``added`` holds, by name, declarations a document that
+    declares namespaces on its root only lacks (:func:`~auditflow.xbrl.prefix_repair.declarations`): it
+    is read as if its root declared them first. The XHTML elements of escaped text blocks are left
     without their namespace in the documents (see :func:`_markup`).
 
     ``Fact.index`` runs across the whole set in document order, so a fact's key is stable for
@@ -99,9 +102,10 @@ def parse_inline(documents: list[Document], sources: dict[str, bytes] | None = N
     out = ParsedInstance(document=documents[0][0] if documents else "")
     names: dict[str, _Names] = {}
     for name, root in documents:
-        for prefix, ns in root.nsmap.items():
+        extra = (added or {}).get(name, {})
+        for prefix, ns in {**extra, **root.nsmap}.items():  # as a repaired root lists them: the added first
             out.namespaces.setdefault(prefix or "", ns)
-        names[name] = _Names(_MemberNames.for_document(root, (sources or {}).get(name)))
+        names[name] = _Names(_MemberNames.for_document(root, (sources or {}).get(name), extra))
         _read_header(root, name, out, names[name].members)
     continuations = _continuations(documents, out)
     for name, root in documents:
@@ -142,7 +146,8 @@ def _read_header(root: etree._Element, name: str, out: ParsedInstance, members: 
                 c = parse_context(el, name, members)
                 out.contexts[c.id] = c
             elif el.tag == f"{{{XBRLI}}}unit":
-                u = parse_unit(el, name, out.warnings)  # tolerates an undeclared iso4217 prefix, warning
+                # an undeclared iso4217 prefix is tolerated, with a warning
+                u = parse_unit(el, name, out.warnings, members.nsmap if members is not None else None)
                 out.units[u.id] = u
 
 

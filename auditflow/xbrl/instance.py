@@ -160,7 +160,8 @@ def parse_context(el: etree._Element, where: str, members: "_MemberNames | None"
                 children = [c for c in m if isinstance(c.tag, str)]
                 if children:
                     text = f"{etree.QName(children[0]).localname}={text}"
-                dims[_qname(m.get("dimension", ""), m, where)] = TypedMember(text)
+                dims[_qname(m.get("dimension", ""), m, where, nsmap=members.nsmap if members is not None else None)] = \
+                    TypedMember(text)
     # Context(id, entity_scheme, entity_id, period, dimensions, line), positionally (model.positional_maker)
     return make_context(cid, (ident.get("scheme") or "").strip(), (ident.text or "").strip(), period,
                         tuple(sorted(dims.items(), key=lambda kv: kv[0].clark())) if dims else (), el.sourceline)
@@ -186,7 +187,9 @@ def _parse_period(p: etree._Element, cid: str, where: str) -> Period:
     raise MalformedXBRLError(f"context {short(cid)} has an incomplete period", path=where, line=line)
 
 
-def parse_unit(el: etree._Element, where: str, warnings: list[Warning_] | None = None) -> Unit:
+def parse_unit(el: etree._Element, where: str, warnings: list[Warning_] | None = None, nsmap: dict | None = None) -> Unit:
+    """One ``xbrli:unit``; its measures are named against ``nsmap`` when given (the document's root-only
+    namespaces), else against each measure's own."""
     uid = el.get("id")
     if not uid:
         raise MalformedXBRLError("a unit has no id", path=where, line=el.sourceline)
@@ -200,8 +203,8 @@ def parse_unit(el: etree._Element, where: str, warnings: list[Warning_] | None =
         raise MalformedXBRLError(f"unit {short(uid)} has no measure", path=where, line=el.sourceline)
     return Unit(
         uid,
-        tuple(sorted(_qname(m.text or "", m, where, warnings) for m in num)),
-        tuple(sorted(_qname(m.text or "", m, where, warnings) for m in den)),
+        tuple(sorted(_qname(m.text or "", m, where, warnings, nsmap=nsmap) for m in num)),
+        tuple(sorted(_qname(m.text or "", m, where, warnings, nsmap=nsmap) for m in den)),
     )
 
 
@@ -223,11 +226,14 @@ class _MemberNames:
         self._pairs: dict[tuple[str, str], tuple[QName, QName]] = {}
 
     @classmethod
-    def for_document(cls, root: etree._Element, source: bytes | None) -> "_MemberNames | None":
+    def for_document(cls, root: etree._Element, source: bytes | None, added: dict | None = None) -> "_MemberNames | None":
         """The memo when ``source`` (the bytes ``root`` was parsed from) declares namespaces on the
-        root only (:func:`~auditflow.xbrl.nsscope.root_only_namespaces`), else None."""
+        root only (:func:`~auditflow.xbrl.nsscope.root_only_namespaces`), else None; ``added``:
+        declarations the root lacks, read as if it held them."""
         nsmap = root_only_namespaces(root, source)
-        return None if nsmap is None else cls(nsmap)
+        if nsmap is None:
+            return None
+        return cls({**added, **nsmap} if added else nsmap)
 
     def names(self, m: etree._Element, where: str) -> tuple[QName, QName]:
         key = (m.get("dimension", ""), m.text or "")

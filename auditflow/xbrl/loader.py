@@ -23,7 +23,8 @@ from auditflow.xbrl.instance import ParsedInstance, parse_instance
 from auditflow.xbrl.linkbase import effective_arcs, read_deferred_labels
 from auditflow.xbrl.numbers import MAX_EXPONENT, number_problem, short
 from auditflow.xbrl.model import Concept, Fact, Warning_, make_concept, make_fact, plain_decimal  # noqa: F401 - re-exported
-from auditflow.xbrl.prefix_repair import prefixes_from_schema, repair, schema_ref, undeclared_prefixes
+from auditflow.xbrl.nsscope import root_only_namespaces
+from auditflow.xbrl.prefix_repair import declarations, prefixes_from_schema, repair, schema_ref, undeclared_prefixes
 from auditflow.xbrl.qname import QName
 from auditflow.xbrl.safexml import parse_xml
 from auditflow.xbrl.source import PackageSource
@@ -95,17 +96,23 @@ def _parse_entry(src: PackageSource, kind: str, locations: tuple[str, ...], cont
         return parse_instance(parse_xml(data, name=locations[0]), document=locations[0], source=data)
     from auditflow.xbrl.inline import parse_inline
 
-    roots, repairs, sources = [], [], {}
+    roots, repairs, sources, added = [], [], {}, {}
     for loc, data in zip(locations, contents):
         root = parse_xml(data, name=loc)
         missing = undeclared_prefixes(root)
-        if missing:
-            root, warning = repair(data, missing, _schema_prefixes(src, data, loc), name=loc)
+        if not missing:
+            sources[loc] = data  # the bytes root was parsed from (a re-parsed root was parsed from others)
+        elif root_only_namespaces(root, data) is not None:
+            # Every declaration stands on the root: the missing ones are handed to the reader as if the
+            # root declared them, and the document is parsed once (issue 21: IBM's 1.7 MB 10-K twice).
+            added[loc], warning = declarations(missing, _schema_prefixes(src, data, loc), name=loc)
+            sources[loc] = data
             repairs.append(warning)
         else:
-            sources[loc] = data  # the bytes root was parsed from (a repaired root was parsed from others)
+            root, warning = repair(data, missing, _schema_prefixes(src, data, loc), name=loc)
+            repairs.append(warning)
         roots.append((loc, root))
-    parsed = parse_inline(roots, sources)
+    parsed = parse_inline(roots, sources, added)
     parsed.warnings[:0] = repairs
     return parsed
 

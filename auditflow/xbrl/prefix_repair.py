@@ -81,18 +81,27 @@ def prefixes_from_schema(schema_root: etree._Element) -> dict[str, str]:
     return out
 
 
-def repair(data: bytes, missing: set[str], known: dict[str, str], *, name: str) -> tuple[etree._Element, Warning_]:
-    """Re-parse ``data`` with declarations for ``missing`` prefixes added to its root element."""
+def declarations(missing: set[str], known: dict[str, str], *, name: str) -> tuple[dict[str, str], Warning_]:
+    """The namespaces for ``missing`` prefixes (from the extension schema's ``known`` ones, then the SEC
+    and well-known registries), in the order a repair declares them, and the warning that says so."""
     table = {**WELL_KNOWN, **_sec_guesses(missing, known), **known}
-    decls = " ".join(f'xmlns:{p}="{table[p]}"' for p in sorted(missing) if p in table)
+    added = {p: table[p] for p in sorted(missing) if p in table}
     unknown = sorted(p for p in missing if p not in table)
-    m = re.search(rb"<html\b", data)
-    patched = data[: m.end()] + b" " + decls.encode() + data[m.end():] if m else data
-    root = parse_xml(patched, name=name)
     msg = f"the document uses undeclared namespace prefixes {', '.join(sorted(missing))}; declared them from the extension schema and the standard registries"
     if unknown:
         msg += f" (no namespace found for {', '.join(unknown)}: facts using them are skipped)"
-    return root, Warning_("undeclared-prefix", msg, name)
+    return added, Warning_("undeclared-prefix", msg, name)
+
+
+def repair(data: bytes, missing: set[str], known: dict[str, str], *, name: str) -> tuple[etree._Element, Warning_]:
+    """Re-parse ``data`` with declarations for ``missing`` prefixes added to its root element (for a
+    document that declares namespaces below its root too; else the loader hands the
+    :func:`declarations` to the inline reader and parses once)."""
+    added, warning = declarations(missing, known, name=name)
+    decls = " ".join(f'xmlns:{p}="{ns}"' for p, ns in added.items())
+    m = re.search(rb"<html\b", data)
+    patched = data[: m.end()] + b" " + decls.encode() + data[m.end():] if m else data
+    return parse_xml(patched, name=name), warning
 
 
 _SEC_FAMILIES = ("cyd", "ecd", "dei", "country", "currency", "exch", "stpr", "naics", "sic", "spac", "ffd", "rxp", "oef", "sro", "snj")
