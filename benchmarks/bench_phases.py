@@ -127,19 +127,19 @@ def _check_once(d: Path, data_root: Path, cache: Path, three):
 
 
 def _edgartools():
-    """(load, note): ``load(path, around)`` loads a folder with edgartools, ``around(fn)`` making the
-    call (the clock or the boundaries go there: the loaded object is freed after it, as in
-    ``bench_floor.py``) and says whether facts were read; (None, why not) without edgartools."""
+    """``load(path, around)``, which loads a folder with edgartools, ``around(fn)`` making the call (the
+    clock or the boundaries go there: the loaded object is freed after it, as in ``bench_floor.py``),
+    and says whether facts were read; None without edgartools."""
     from edgartools_load import import_edgartools, load_with_edgartools
 
-    xbrl_cls, why = import_edgartools()
+    xbrl_cls, _why = import_edgartools()
     if xbrl_cls is None:
-        return None, why
+        return None
 
     def load(d: Path, around=lambda fn: fn()) -> bool:
         result = load_with_edgartools(xbrl_cls, d, lambda fn: (0.0, around(fn)))
         return result.seconds is not None and result.facts > 0
-    return load, ""
+    return load
 
 
 def _setup(args, mode: str):
@@ -149,7 +149,7 @@ def _setup(args, mode: str):
 
     phases = Phases(mode)
     phases.install()
-    et_load = None if args.without_edgartools else _edgartools()[0]
+    et_load = None if args.without_edgartools else _edgartools()
     return data_root_of(args), parse_rules(THREE), Path(tempfile.mkdtemp(prefix="af-bench-phases-")), phases, et_load
 
 

@@ -63,7 +63,7 @@ def test_uses_are_the_qnames_inline_xbrl_reads(body: str, used: set[str]):
     assert used_prefixes(parse_xml(_doc(body), name="t.htm")) == used
 
 
-def test_html_names_are_not_uses(tmp_path: Path):
+def test_html_names_are_not_uses():
     """A ``<meta name="og:title">`` made the byte scan report an undeclared prefix 'og': a re-parse and
     a warning about facts that could not be read, for a document that was fine."""
     root = parse_xml(_doc('<ix:nonNumeric name="us-gaap:X" contextRef="c">x</ix:nonNumeric>',

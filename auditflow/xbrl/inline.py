@@ -248,8 +248,7 @@ def _scaled(value: str, negative: bool, scale: int) -> str:
         if not digits:
             return "0"
         if not negative or len(digits) <= decimal.getcontext().prec:
-            # where the decimal point falls in ``digits`` once moved (leading zeros are gone)
-            point = len(whole) + scale - (len(whole) + len(fraction) - len(digits))
+            point = len(digits) - len(fraction) + scale  # where the decimal point falls in ``digits`` once moved
             if point >= len(digits):
                 text = digits + "0" * (point - len(digits))
             elif point > 0:

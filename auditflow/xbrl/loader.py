@@ -107,9 +107,9 @@ def _parse_entry(src: PackageSource, kind: str, locations: tuple[str, ...], cont
             # root declared them, and the document is parsed once (issue 21: IBM's 1.7 MB 10-K twice).
             added[loc], warning = declarations(missing, _schema_prefixes(src, data, loc), name=loc)
             sources[loc] = data
-            repairs.append(warning)
         else:
             root, warning = repair(data, missing, _schema_prefixes(src, data, loc), name=loc)
+        if missing:
             repairs.append(warning)
         roots.append((loc, root))
     parsed = parse_inline(roots, sources, added)
