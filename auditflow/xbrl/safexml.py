@@ -45,9 +45,7 @@ def parse_xml(data: bytes, *, name: str) -> etree._Element:
     :raises MalformedXBRLError: on XML that does not parse, with file and line.
     """
     data = _strip_leading_junk(data)
-    text = as_utf8(data)  # the check reads the whole document in any encoding, not only its first bytes
-    if _has_doctype(text) and _ENTITY_DECL.search(text):
-        raise _entities_refused(name)
+    refuse_entity_declarations(data, name=name)
     parser = etree.XMLParser(**_PARSER_OPTS)
     try:
         root = etree.fromstring(data, parser=parser)
@@ -64,25 +62,43 @@ def parse_xml(data: bytes, *, name: str) -> etree._Element:
     return root
 
 
+def refuse_entity_declarations(data: bytes, *, name: str) -> None:
+    """The pre-check, before any parser sees the bytes: a DOCTYPE in the prolog (after the XML
+    declaration and any number of comments and PIs) together with an ``<!ENTITY`` anywhere is refused.
+    It must hold on its own, without libxml2's expansion limits or the post-parse DTD check behind it
+    (docs/reliability.md, "XML").
+
+    :raises UnsafeInputError: naming ``name``.
+    """
+    text = as_utf8(data)  # the check reads the whole document in any encoding, not only its first bytes
+    if _has_doctype(text) and _ENTITY_DECL.search(text):
+        raise _entities_refused(name)
+
+
 def _has_doctype(text: bytes) -> bool:
     """Whether a DOCTYPE stands in the prolog, however long the comments and PIs before it."""
     return bool(_DOCTYPE.match(text, _skip_comments_and_pis(text)))
 
 
 def _skip_comments_and_pis(text: bytes, i: int = 0) -> int:
+    """The index of the first byte from ``i`` that is neither whitespace, nor in a PI (``<?...?>``, the
+    XML declaration included) or a comment (``<!--...-->``); ``len(text)`` if one never ends. Each
+    terminator is searched after its opener (``<?>`` and ``<!-->`` open, they do not close) and
+    skipped whole: ``?>`` is two bytes, ``-->`` three."""
     n = len(text)
     while i < n:
         while i < n and text[i] in b" \t\r\n":
             i += 1
         if text.startswith(b"<?", i):
-            end = text.find(b"?>", i)
+            opener, closer = b"<?", b"?>"
         elif text.startswith(b"<!--", i):
-            end = text.find(b"-->", i)
+            opener, closer = b"<!--", b"-->"
         else:
             return i
+        end = text.find(closer, i + len(opener))
         if end < 0:
             return n
-        i = end + 2
+        i = end + len(closer)
     return n
 
 
