@@ -44,8 +44,9 @@ def policy_models(role: str) -> DeterministicPolicy:
     return DeterministicPolicy(role=role)
 
 
-def _session(env, query, role, cfg: ProtocolConfig, data_root, shuffle: int | None) -> AuditSession:
-    s = AuditSession(env, query, role, data_root=data_root, required=None if cfg.gating else (), shuffle=shuffle)
+def _session(env, query, role, cfg: ProtocolConfig, data_root, shuffle: int | None, tools: int = 1) -> AuditSession:
+    s = AuditSession(env, query, role, data_root=data_root, required=None if cfg.gating else (), shuffle=shuffle,
+                     tools=tools)
     if not cfg.checks:
         s.allowed = tuple(t for t in s.allowed if t not in CHECK_TOOLS)
         s.required = tuple(t for t in s.required if t not in CHECK_TOOLS)
@@ -100,7 +101,7 @@ def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | Protoco
         handles: dict[str, dict] = {}
         arbitration = None
     else:
-        sessions = {r: _session(env, query, r, cfg, data_root, shuffle) for r in cfg.roles}
+        sessions = {r: _session(env, query, r, cfg, data_root, shuffle, prof.tools) for r in cfg.roles}
         ctx = RunContext(sessions=sessions, models={r: models(r) for r in cfg.roles}, config=cfg,
                          rule_hint=query.rule_hint, profile=prof)
         state = compiled_graph(tuple(cfg.roles)).invoke(
@@ -269,7 +270,7 @@ def _direct_turn(env, query: AuditQuery, model, data_root, profile: PromptProfil
     The answer is asked for as a call of the one tool final_report, so every provider returns it the
     same way and a constrained local model writes the report's schema instead of free prose.
     """
-    s = AuditSession(env, query, "single", data_root=data_root, required=())
+    s = AuditSession(env, query, "single", data_root=data_root, required=(), tools=profile.tools)
     opening = s.opening()
     payload = {"task": profile.direct_task, "queried_fact": opening.get("queried_fact"), "excerpt": _excerpt(s)}
     if opening.get("question"):

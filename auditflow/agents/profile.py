@@ -1,7 +1,9 @@
 """Prompt profiles: everything the auditors read that is prose or small-model guidance, as a file.
 
-A profile is versioned YAML (``auditflow/agents/profiles/<name>.yaml`` ships ``guided`` and ``plain``;
-a user may pass their own file). The protocol modules hold no prompt text: they ask the profile. Every
+A profile is versioned YAML (``auditflow/agents/profiles/<name>.yaml`` ships ``guided``, ``plain`` and
+``natural``; a user may pass their own file). It also chooses the tool set the auditors get (``tools:``,
+version 1 when absent): a tool's description, schema and observations reach the model too, so the
+recorded profiles keep the tools they were recorded with (docs/prompt-profiles.md, "Tool sets"). The protocol modules hold no prompt text: they ask the profile. Every
 string of a profile reaches the model verbatim, so changing one changes the cache key of exactly the
 calls that carry it (docs/prompt-profiles.md). The profile's name and the sha256 of its bytes are
 recorded in every :class:`~auditflow.agents.reports.AuditResult`.
@@ -18,7 +20,7 @@ from typing import Any, Mapping
 from auditflow.errors import AuditflowError
 
 PROFILE_DIR = Path(__file__).with_name("profiles")
-BUILTIN = ("guided", "plain")
+BUILTIN = ("guided", "plain", "natural")
 ROLES = ("compliance", "forensic", "single")
 VIEWS = ("trimmed", "full")
 FEEDBACK_KEYS = ("queried_fact", "searched_fact", "disagree", "different_facts", "grounding", "grounding_what", "no_report")
@@ -87,6 +89,7 @@ class PromptProfile:
     feedback: Mapping[str, Any] = field(default_factory=dict)
     search: SearchGuidance | None = None  # ready calls while an auditor looks for the fact (optional section)
     arbitration: ArbitrationText | None = None  # the Senior chooses between disputed facts (optional section)
+    tools: int = 1  # the tool-set version (auditflow.env.tools.TOOL_SETS); 1 when the file names none
 
     def system(self, role: str, *, search: bool = False) -> str:
         """The system prompt of ``role``: the shared task first (a local model's prompt cache keeps it)."""
@@ -104,8 +107,12 @@ class PromptProfile:
         return schema
 
     def stamp(self) -> dict[str, str]:
-        """What an artifact records of the profile."""
-        return {"name": self.name, "sha256": self.sha256, "source": self.source}
+        """What an artifact records of the profile; the tool-set version only when it is not 1, so every
+        result recorded before tool sets existed reads as it did."""
+        out = {"name": self.name, "sha256": self.sha256, "source": self.source}
+        if self.tools != 1:
+            out["tools"] = str(self.tools)
+        return out
 
 
 def _insert_after(obj: dict, after: str, key: str, value: Any) -> dict:
@@ -171,7 +178,19 @@ def parse_profile(raw: bytes, source: str) -> PromptProfile:
         feedback=dict(feedback),
         search=search,
         arbitration=_arbitration(data, source),
+        tools=_tool_set_version(data, source),
     )
+
+
+def _tool_set_version(data: Mapping, source: str) -> int:
+    """The optional ``tools:`` key: a tool-set version there is (1 when absent)."""
+    from auditflow.env.tools import TOOL_SETS  # the registry, only to name the versions there are
+
+    value = data.get("tools", 1)
+    if not isinstance(value, int) or isinstance(value, bool) or value not in TOOL_SETS:
+        raise ProfileError(f"{source}: tools must be a tool-set version, one of {', '.join(map(str, TOOL_SETS))}; "
+                           f"got {value!r}")
+    return value
 
 
 def _arbitration(data: Mapping, source: str) -> ArbitrationText | None:

@@ -27,7 +27,7 @@ from auditflow.env.facts import fact_view
 from auditflow.env.names import label_of, names, resolve_concept, resolve_dimensions, resolve_period
 from auditflow.env.query import AuditQuery
 from auditflow.env.tool_base import ToolContext, ToolError, error_observation, is_error
-from auditflow.env.tools import CHECKS, DYNAMIC, STATIC, TOOLS, run_tool
+from auditflow.env.tools import CHECKS, DYNAMIC, STATIC, TOOLS, ToolSet, run_tool, tool_set
 from auditflow.graphs.environment import AuditEnvironment
 from auditflow.xbrl.model import Fact
 
@@ -51,10 +51,14 @@ def tool_schemas(role: str) -> list[dict]:
     return [TOOLS[name].openai_schema() for name in _role_tools(role)]
 
 
-def _role_tools(role: str) -> tuple[str, ...]:
+def _role_tools(role: str, tools: ToolSet | None = None) -> tuple[str, ...]:
+    """The role's tool names: version 1's (``ROLE_TOOLS``), or those of ``tools`` by the same kinds."""
     if role not in ROLE_TOOLS:
         raise ValueError(f"unknown auditor role {role!r}; choose from {', '.join(ROLE_TOOLS)}")
-    return ROLE_TOOLS[role]
+    if tools is None or tools.version == 1:
+        return ROLE_TOOLS[role]
+    kinds = ("static", "check") if role == "compliance" else ("static", "dynamic", "check")
+    return tuple(name for kind in kinds for name in tools.names(kind))
 
 
 def _canonical(value: Any) -> Any:
@@ -66,12 +70,15 @@ class AuditSession:
     """``AuditSession(env, query, role, data_root=...)``; then :meth:`call` tools and :meth:`final`.
 
     ``required=()`` disables gating (the no-gating ablation); ``None`` takes the role's default.
+    ``tools``: the tool-set version (docs/prompt-profiles.md, "Tool sets"; the prompt profile chooses it).
     """
 
     def __init__(self, env: AuditEnvironment, query: AuditQuery, role: str, *, data_root: Path | None,
-                 required: tuple[str, ...] | list[str] | None = None, shuffle: int | None = None) -> None:
+                 required: tuple[str, ...] | list[str] | None = None, shuffle: int | None = None,
+                 tools: int = 1) -> None:
         self.role = role
-        self.allowed = _role_tools(role)
+        self.tool_set = tool_set(tools)
+        self.allowed = _role_tools(role, self.tool_set)
         self.required = REQUIRED[role] if required is None else tuple(required)
         if unknown := [t for t in self.required if t not in self.allowed]:
             raise ValueError(f"required tool(s) {', '.join(unknown)} are not tools of the {role} role")
@@ -221,10 +228,10 @@ class AuditSession:
             obs = error_observation("repeated_failure", f"{tool} already failed {MAX_IDENTICAL_FAILURES} times with these "
                                     "arguments: change the arguments or use another tool", self.missing())
         elif tool not in self.allowed:
-            what = f"{tool} is not a tool of the {self.role} auditor" if tool in TOOLS else f"no tool named {tool!r}"
+            what = f"{tool} is not a tool of the {self.role} auditor" if tool in self.tool_set.by_name else f"no tool named {tool!r}"
             obs = error_observation("tool_not_allowed", f"{what}; allowed: {', '.join(self.allowed)}", list(self.allowed))
         else:
-            obs = run_tool(self.ctx, tool, args)
+            obs = run_tool(self.ctx, tool, args, tools=self.tool_set)
         if is_error(obs):
             self._failures[signature] += 1
             self.counters["tool_errors"] += 1
@@ -268,4 +275,4 @@ class AuditSession:
 
     def tool_schemas(self) -> list[dict]:
         """The schemas of the tools this session allows (a configuration may have removed some)."""
-        return [TOOLS[name].openai_schema() for name in self.allowed]
+        return [self.tool_set.by_name[name].openai_schema() for name in self.allowed]

@@ -1,0 +1,298 @@
+"""Concept search by meaning: rank a filing's concepts against a question as an auditor words it.
+
+Version 1 of ``search_concepts`` (:mod:`auditflow.env.static_tools`) shows a label only when it holds
+half of the question's words, so "Tesla's capital expenditures in the first half of 2024" found
+nothing: the filer's label says "Purchases of property and equipment" (docs/query-forms.md). Here a
+question is read as words that may name a line item, and every concept is ranked with BM25 (the
+``bm25s`` library) against all it is called:
+
+* the filer's labels in every role (standard, terse, verbose, total, period start and end, negated...),
+  each a document of its own, so a question worded like any one of them finds the concept;
+* the taxonomy's labels of the concept, and the words of its name (``PaymentsToAcquire...``: the
+  us-gaap label linkbase is not in every taxonomy package, the name always is);
+* the documentation the filer or the taxonomy gives, weighted lower (it explains, it does not name).
+
+Concepts the filing reports facts for, and those a face statement presents, are ranked up: the
+question is about this filing's numbers. Before ranking, the question's period phrase, its filler
+("how much", "what was") and the company's own name are dropped, and analyst shorthand ("capex",
+"SG&A", "buybacks") adds the words a label uses (:mod:`auditflow.env.shorthand`). The ranking is
+deterministic: same filing, same question, same list.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from auditflow.env.envcache import memo
+from auditflow.env.names import names
+from auditflow.env.phrases import parse_period_phrase
+from auditflow.env.shorthand import COMPANY_SUFFIXES, FILLER, SHORTHAND
+from auditflow.env.tool_base import ToolContext
+from auditflow.xbrl.qname import QName
+
+if TYPE_CHECKING:
+    from auditflow.graphs.environment import AuditEnvironment
+
+DOC_WEIGHT = 0.35  # documentation explains a concept; a label names it
+REPORTED_BOOST = 1.6  # the filing reports facts of it: what an audit question is about
+STATEMENT_BOOST = 1.25  # a face statement presents it
+EXACT_BOOST = 1.5  # the question's words are exactly one of its labels' words
+MIN_SHARE = 0.34  # a hit holds at least a third of the question's own words (shorthand words count too)
+STANDARD_LABEL = "http://www.xbrl.org/2003/role/label"
+# words every label has that name nothing (a stemmed "and" would match every "Property, Plant, and ...")
+_STOP = frozenset("a an the of and or to for in on by from with at as its".split())
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    """A question as the ranking reads it: the words kept, the shorthand read, the stems ranked on."""
+
+    text: str  # as given
+    words: tuple[str, ...]  # the question's own words that may name a line item, in order
+    shorthand: tuple[tuple[str, str], ...]  # (phrase as typed, the label words it added)
+    terms: tuple[str, ...]  # stems of words and shorthand, each once, in order
+
+    def units(self) -> list[tuple[frozenset[str], frozenset[str]]]:
+        """What the question names, one unit a shorthand phrase or a word outside one: (its own stems,
+        the stems of the label words a shorthand adds). A concept covers a unit holding one of its own
+        stems or half of the added ones."""
+        out = [(frozenset(stems(phrase)), frozenset(stems(words))) for phrase, words in self.shorthand]
+        inside = set().union(*(own for own, _ in out)) if out else set()
+        out += [(frozenset({s}), frozenset()) for s in dict.fromkeys(stems(" ".join(self.words))) if s not in inside]
+        return out
+
+
+def covered(units: list[tuple[frozenset[str], frozenset[str]]], held: frozenset[str]) -> int:
+    """How many of the question's units (:meth:`SearchQuery.units`) a concept's stems ``held`` cover."""
+    return sum(1 for own, added in units if own & held or (added and 2 * len(added & held) >= len(added)))
+
+
+@dataclass(frozen=True)
+class ConceptHit:
+    """One ranked concept and why: the text that matched best, where it comes from, how many words."""
+
+    concept: QName
+    score: float
+    matched: str  # the label (or name words, or documentation) that matched best
+    source: str  # "terseLabel", "taxonomy label", "name", "documentation", ...
+    shared: int  # of the question's units (words, shorthand phrases), how many the concept's texts cover
+    asked: int  # how many units the question has
+    reported: bool
+    on_statement: bool
+
+
+@dataclass(frozen=True)
+class _Doc:
+    concept: QName
+    source: str
+    text: str
+
+
+@dataclass
+class ConceptIndex:
+    """Every concept the filing knows as BM25 documents, built once per environment."""
+
+    labels: list[_Doc]
+    documentation: list[_Doc]
+    label_bm25: object
+    doc_bm25: object | None
+    stems_of: dict[QName, frozenset[str]]  # every stem of a concept's labels and name
+    doc_stems: dict[QName, frozenset[str]]  # every stem of its documentation
+    exact: dict[QName, frozenset[tuple[str, ...]]]  # each label's stems, in order
+    reported: frozenset[QName]
+    on_statement: frozenset[QName]
+    company: frozenset[str]
+
+
+# -- words ---------------------------------------------------------------------------------------------
+def _stemmer():
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+_STEM = None
+
+
+def stems(text: str) -> list[str]:
+    """Lower-case word stems (Snowball English) of ``text``, without the words every label has."""
+    global _STEM
+    if _STEM is None:
+        _STEM = _stemmer()
+    return _STEM.stemWords([w for w in _WORD.findall(text.lower()) if w not in _STOP])
+
+
+def name_words(local: str) -> str:
+    """``PaymentsToAcquirePropertyPlantAndEquipment`` -> ``Payments To Acquire Property Plant And Equipment``."""
+    return " ".join(re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+", local))
+
+
+def read_query(text: str, company: frozenset[str] = frozenset()) -> SearchQuery:
+    """The words of ``text`` that may name a line item: without its period phrase, its filler and the
+    company's own name (``company``: lower-case words of the registrant's name and ticker), plus the
+    label words of the analyst shorthand it uses."""
+    parsed = parse_period_phrase(text)  # the generator's forms ("year ended September 30, 2023")
+    rest = (parsed[1] if parsed else text).lower()
+    rest = re.sub(r"['\u2019]s\b", "", rest)  # "Tesla's" -> "tesla"
+    rest = re.sub(r"\b(19|20)\d\d\b", " ", rest)  # years: the period tools read them
+    used: list[tuple[str, str]] = []
+    for phrase, words in sorted(SHORTHAND, key=lambda pw: (-len(pw[0]), pw[0])):
+        pattern = re.compile(rf"(?<![\w&]){re.escape(phrase)}(?![\w&])")
+        if pattern.search(rest):
+            used.append((phrase, words))
+            rest = pattern.sub(" \u0000 " + phrase.replace(" ", "\u0000") + " ", rest)  # read once
+    rest = rest.replace("\u0000", " ")
+    own = [w for w in _WORD.findall(rest.replace("&", "")) if w not in FILLER and w not in company
+           and not any(c.isdigit() for c in w)]
+    used.sort(key=lambda pw: text.lower().find(pw[0]))
+    terms = list(dict.fromkeys(stems(" ".join(own)) + [s for _, words in used for s in stems(words)]))
+    return SearchQuery(text, tuple(own), tuple(used), tuple(terms))
+
+
+def company_words(env: AuditEnvironment) -> frozenset[str]:
+    """The registrant's name and ticker as lower-case words, less "Inc." and the like."""
+    out: set[str] = set()
+    for local in ("EntityRegistrantName", "TradingSymbol"):
+        fact = env.filing.first_fact(local)
+        if fact is not None and fact.value:
+            out |= {w for w in _WORD.findall(str(fact.value).lower()) if w not in COMPANY_SUFFIXES}
+    return frozenset(out)
+
+
+# -- the index -----------------------------------------------------------------------------------------
+def _role_name(role: str) -> str:
+    return role.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _statement_concepts(env: AuditEnvironment) -> frozenset[QName]:
+    """Concepts a face statement presents (its presentation tree; parentheticals left out)."""
+    roles = {r for r in env.statement_roles() if "parenthetical" not in env.role_definition(r).lower()}
+    out: set[QName] = set()
+    for (role, source), arcs in env.index.pre_down.items():
+        if role in roles:
+            out.add(source)
+            out.update(a.target for a in arcs)
+    return frozenset(out)
+
+
+def _documents(env: AuditEnvironment) -> tuple[list[_Doc], list[_Doc]]:
+    """(label documents, documentation documents) of every concept the filing knows."""
+    n = names(env)
+    filer_docs: dict[QName, list[str]] = {}
+    for lab in env.filing.labels:
+        if _role_name(lab.role) == "documentation" and lab.lang.lower().startswith("en"):
+            filer_docs.setdefault(lab.concept, []).append(lab.text)
+    labels: list[_Doc] = []
+    documentation: list[_Doc] = []
+    tx = env.taxonomy
+    for q in sorted(n.known):
+        seen: set[str] = set()
+
+        def add(source: str, text: str | None, into: list[_Doc] = labels) -> None:
+            key = " ".join((text or "").lower().split())
+            if key and key not in seen:
+                seen.add(key)
+                into.append(_Doc(q, source, " ".join(text.split())))
+
+        for role, text in sorted(n.labels.get(q, {}).items()):
+            add(role, text)
+        if tx is not None:
+            for uri, text in sorted(tx.labels(env.bridges.get(q, q)).items()):
+                role = _role_name(uri)
+                add("documentation" if role == "documentation" else f"taxonomy {role}", text,
+                    documentation if role == "documentation" else labels)
+        add("name", name_words(q.local))
+        for text in sorted(set(filer_docs.get(q, ()))):
+            add("documentation", text, documentation)
+    return labels, documentation
+
+
+def _bm25(docs: list[_Doc]):
+    if not docs:
+        return None
+    import bm25s  # only here: the index is built on the first search of a filing
+
+    retriever = bm25s.BM25()
+    retriever.index([stems(d.text) or ["\u0000"] for d in docs], show_progress=False)
+    return retriever
+
+
+def concept_index(ctx: ToolContext) -> ConceptIndex:
+    env = ctx.env
+
+    def build() -> ConceptIndex:
+        labels, documentation = _documents(env)
+        stems_of: dict[QName, set[str]] = {}
+        exact: dict[QName, set[tuple[str, ...]]] = {}
+        for d in labels:
+            s = stems(d.text)
+            stems_of.setdefault(d.concept, set()).update(s)
+            exact.setdefault(d.concept, set()).add(tuple(s))
+        doc_stems: dict[QName, set[str]] = {}
+        for d in documentation:
+            doc_stems.setdefault(d.concept, set()).update(stems(d.text))
+        return ConceptIndex(
+            labels=labels, documentation=documentation, label_bm25=_bm25(labels), doc_bm25=_bm25(documentation),
+            stems_of={q: frozenset(s) for q, s in stems_of.items()},
+            doc_stems={q: frozenset(s) for q, s in doc_stems.items()}, exact={q: frozenset(s) for q, s in exact.items()},
+            reported=frozenset(q for q, facts in env.index.by_concept.items() if facts),
+            on_statement=_statement_concepts(env), company=company_words(env))
+
+    return memo(env, "concept_search_index", build)
+
+
+# -- ranking -------------------------------------------------------------------------------------------
+def rank_concepts(ctx: ToolContext, text: str, limit: int = 10) -> tuple[SearchQuery, list[ConceptHit]]:
+    """The question as read, and at most ``limit`` concepts best first (none when no word matches)."""
+    index = concept_index(ctx)
+    query = read_query(text, index.company)
+    if not query.terms or index.label_bm25 is None:
+        return query, []
+    best: dict[QName, tuple[float, _Doc]] = {}
+    for doc, score in zip(index.labels, index.label_bm25.get_scores(list(query.terms))):
+        if score > 0 and score > best.get(doc.concept, (0.0, None))[0]:
+            best[doc.concept] = (float(score), doc)
+    doc_score: dict[QName, float] = {}
+    if index.doc_bm25 is not None:
+        for doc, score in zip(index.documentation, index.doc_bm25.get_scores(list(query.terms))):
+            if score > doc_score.get(doc.concept, 0.0):
+                doc_score[doc.concept] = float(score)
+                if doc.concept not in best:
+                    best[doc.concept] = (0.0, doc)
+    units = query.units()
+    exact = tuple(stems(" ".join(query.words)))
+    hits = []
+    for q, (label_score, doc) in best.items():
+        held = index.stems_of.get(q, frozenset()) | (index.doc_stems.get(q, frozenset()) if doc.source == "documentation"
+                                                      else frozenset())
+        shared = covered(units, held)
+        if not units or shared / len(units) < MIN_SHARE:
+            continue
+        score = label_score + DOC_WEIGHT * doc_score.get(q, 0.0)
+        score *= 0.5 + shared / len(units)  # a concept covering more of the question ranks higher
+        if exact and exact in index.exact.get(q, ()):
+            score *= EXACT_BOOST
+        reported, on_statement = q in index.reported, q in index.on_statement
+        score *= (REPORTED_BOOST if reported else 1.0) * (STATEMENT_BOOST if on_statement else 1.0)
+        hits.append(ConceptHit(q, round(score, 4), doc.text, doc.source, shared, len(units), reported, on_statement))
+    n = names(ctx.env)
+    hits.sort(key=lambda h: (-h.score, not h.reported, len(h.concept.local), n.qstr(h.concept)))
+    # one hit per shown name (the filing's us-gaap/2023 concept and the taxonomy's 2024 one read the same)
+    shown: dict[str, ConceptHit] = {}
+    for h in hits:
+        shown.setdefault(n.qstr(h.concept), h)
+    return query, list(shown.values())[:limit]
+
+
+def why(hit: ConceptHit) -> str:
+    """Why a concept matched, in a few words: "total label, 3 of 3 words; reported; on a statement"."""
+    source = hit.source
+    if source == "label":
+        source = "standard label"
+    elif source not in ("name", "documentation"):
+        source = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", source).lower()
+    words = f"{hit.shared} of {hit.asked} words"
+    flags = [f for f, on in (("reported", hit.reported), ("on a statement", hit.on_statement)) if on]
+    return "; ".join([f"{source}, {words}", *flags])
