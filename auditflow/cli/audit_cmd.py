@@ -3,6 +3,8 @@
 ``--model`` takes the deterministic ``policy`` (the default) or a model spec; LLM calls go through the
 pytest plugin's cache (the folder the ini's ``auditflow_cache_dir`` names, found as pytest finds its ini
 file) in ``--record-mode`` (default ``none``: replay only), and the data root is the plugin's too.
+Its exit code is the decision, as ``check``'s is its findings: 0 consistent, 1 violation, 3 unable to
+verify, and 2 for any error (README, "Commands").
 """
 from __future__ import annotations
 
@@ -70,13 +72,24 @@ def run_audit_cmd(args) -> int:
                        shuffle=args.shuffle)
     if args.format == "json":
         sys.stdout.write(result.canonical_json() + "\n")
-        return 0
+        return exit_code(result.decision)
     console = Console()
     render(console, result)
     if args.model != "policy":
         counts = stats_line(stats)
         console.print(f"model {args.model}, record mode {args.record_mode}: LLM cache {counts}")
-    return 0
+    return exit_code(result.decision)
+
+
+# decision -> exit code, as ``check`` does for findings (``auditflow audit --help``, README "Commands");
+# errors exit 2 from auditflow.cli.main
+EXIT_CODES = {"consistent": 0, "violation": 1, "unable_to_verify": 3}
+
+
+def exit_code(decision: str) -> int:
+    """0 consistent, 1 violation, 3 unable to verify: a script can tell a violation from a fact no
+    checker could decide, and neither from an error (2)."""
+    return EXIT_CODES[decision]
 
 
 def stats_line(stats) -> str:

@@ -71,7 +71,12 @@ def run_check(args) -> int:
     if getattr(args, "html", None):
         from auditflow.html.render import render_check, write_html
 
-        write_html(Path(args.html), render_check([r.to_json() for r in reports], facts, rules))
+        try:
+            write_html(Path(args.html), render_check([r.to_json() for r in reports], facts, rules))
+        except OSError as exc:  # checked before the run (auditflow.cli.outputs); a full disk still lands here
+            from auditflow.cli.outputs import write_failed
+
+            raise write_failed(exc, args.html, "--html") from None
     if getattr(args, "exit_zero", False):
         return EXIT_OK
     return EXIT_FINDINGS if any(r.findings for r in reports) else EXIT_OK

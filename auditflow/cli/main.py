@@ -10,6 +10,19 @@ from auditflow.cli.gc_policy import ONE_SHOT, one_shot_gc
 from auditflow.errors import AuditflowError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_UNVERIFIED = 3  # audit only: the auditors could not verify the fact (no checker applied)
+
+# The exit codes each command documents in its --help (and the README's "Commands" section).
+CHECK_EPILOG = """exit codes:
+  0  no findings (or --exit-zero)
+  1  findings: at least one rule reported one
+  2  an error: bad input, an unwritable output path, or a bug (one line; --debug adds the traceback)"""
+AUDIT_EPILOG = """exit codes:
+  0  consistent: the audited fact passed its checks
+  1  violation: the auditors found the fact inconsistent
+  2  an error: bad input or query, an unknown model, an LLM cache miss in replay, or a bug
+     (one line; --debug adds the traceback)
+  3  unable to verify: no checker applied to the fact, so neither consistent nor a violation"""
 
 
 def _common(p: argparse.ArgumentParser, formats: tuple[str, ...] = ("table", "json")) -> None:
@@ -35,7 +48,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                                                    "concepts, the filer's relationships, bridges) as GraphML")
     _common(p)
 
-    p = sub.add_parser("check", help="run the DQC rules (all registered ones by default) on one or more filings")
+    p = sub.add_parser("check", help="run the DQC rules (all registered ones by default) on one or more filings",
+                       epilog=CHECK_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("filings", nargs="*", help="filing paths or names (default: the bundled sample)")
     p.add_argument("--rules", default="all", help="comma-separated rule ids and ranges, or all: e.g. 4,0015,43-118 (default: all)")
     p.add_argument("--xlsx", metavar="PATH", help="also write an Excel workpaper (a summary and one sheet per rule with findings)")
@@ -44,7 +58,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                                                   "drawn (calculation tree, member table, signed fact) with what to fix")
     _common(p, formats=("table", "json", "log"))
 
-    p = sub.add_parser("audit", help="run the three-auditor protocol on one fact")
+    p = sub.add_parser("audit", help="run the three-auditor protocol on one fact", epilog=AUDIT_EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("filing", nargs="?", help="filing path or name (default: the bundled sample)")
     p.add_argument("--concept", help="e.g. us-gaap:Assets (a structured query: with --period)")
     p.add_argument("--period", help="YYYY-MM-DD (instant) or YYYY-MM-DD..YYYY-MM-DD")
@@ -107,6 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ONE_SHOT:
         one_shot_gc()
     try:
+        from auditflow.cli.outputs import check_outputs
+
+        check_outputs(args)  # an unwritable --html/--xlsx/--out is an error now, not after minutes of work
         if args.command == "inspect":
             from auditflow.cli.inspect_cmd import run_inspect
 
