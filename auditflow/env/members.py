@@ -37,7 +37,9 @@ def words(text: str) -> frozenset[str]:
     for w in re.findall(r"[a-z0-9]+", text.lower().replace(".", "").replace("'", "")):
         if w in STOP_WORDS:
             continue
-        if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        if len(w) > 4 and w.endswith("ies"):
+            w = w[:-3] + "y"
+        elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
             w = w[:-1]
         out.add(w)
     return frozenset(out)
