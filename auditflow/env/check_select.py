@@ -8,9 +8,11 @@ cases) and its result is indexed by fact. For a queried fact the order of prefer
 3. a finding that uses it as evidence (a calculation child, a member): that finding, with the total;
 4. a consistent check that uses it the same way;
 5. a not-applicable check of it;
-6. otherwise "not applicable" with the reason no check involves it (:mod:`auditflow.env.recompute`).
+6. otherwise "not applicable" with the reason no check involves it (the rule entry's
+   ``AgentTool.not_applicable``).
 
-The verdict always comes from the rule; this module only selects.
+The verdict, and what a consistent check summed (its evidence, expected value and tolerance), always
+come from the rule's own records; this module only selects.
 """
 from __future__ import annotations
 
@@ -20,7 +22,6 @@ from typing import Literal
 
 from auditflow.env.envcache import memo
 from auditflow.env.names import names
-from auditflow.env.recompute import Recomputed, recompute
 from auditflow.env.tool_base import ToolContext
 from auditflow.errors import AuditflowError
 from auditflow.rules.finding import CheckRecord, Finding, Outcome, RuleResult
@@ -82,7 +83,6 @@ class Selection:
     finding: Finding | None = None
     record: CheckRecord | None = None
     total_key: str | None = None  # the total this fact is a component of, or the duplicate that was checked
-    recomputed: Recomputed | None = None
 
 
 def twins(ctx: ToolContext, fact: Fact) -> tuple[str, ...]:
@@ -99,7 +99,7 @@ def select(ctx: ToolContext, rule: str, fact: Fact) -> Selection:
     for k in keys:
         for c in view.checks.get(k, ()):
             if c.outcome is Outcome.CONSISTENT:
-                return Selection("consistent", record=c, total_key=k, recomputed=_recomputed(ctx, rule, k))
+                return Selection("consistent", record=c, total_key=k)
     for k in keys:
         if view.by_evidence.get(k):
             f = view.by_evidence[k][0]
@@ -108,31 +108,29 @@ def select(ctx: ToolContext, rule: str, fact: Fact) -> Selection:
     for k in keys:
         if k in components:
             total = components[k]
-            return Selection("component_consistent", total_key=total, recomputed=_recomputed(ctx, rule, total),
-                             record=next(c for c in view.checks[total] if c.outcome is Outcome.CONSISTENT))
+            return Selection("component_consistent", total_key=total, record=consistent_check(view, total))
     for k in keys:
         if view.checks.get(k):
             return Selection("not_applicable", record=view.checks[k][0], total_key=k)
     return Selection("not_applicable")
 
 
-def _recomputed(ctx: ToolContext, rule: str, total_key: str) -> Recomputed | None:
-    return memo(ctx.env, ("recomputed", rule, total_key),
-                lambda: recompute(ctx, rule, names(ctx.env).facts_by_key[total_key]))
+def consistent_check(view: RuleView, key: str) -> CheckRecord | None:
+    """The first consistent check of the fact ``key`` (the one its observation shows)."""
+    return next((c for c in view.checks.get(key, ()) if c.outcome is Outcome.CONSISTENT), None)
 
 
 def consistent_components(ctx: ToolContext, rule: str) -> dict[str, str]:
-    """Component fact key -> the key of the consistent total whose check used it."""
-    if rule == "0015":
-        return {}
+    """Component fact key -> the key of the consistent total whose check used it (the fact itself,
+    for a rule whose check evidence is the checked fact: 0015)."""
 
     def build() -> dict[str, str]:
         out: dict[str, str] = {}
         view = rule_view(ctx, rule)
         for key in sorted(view.checks, key=lambda k: names(ctx.env).facts_by_key[k].index):
-            if any(c.outcome is Outcome.CONSISTENT for c in view.checks[key]):
-                rec = _recomputed(ctx, rule, key)
-                for e in rec.evidence if rec is not None else ():
+            check = consistent_check(view, key)
+            for e in check.evidence if check is not None else ():
+                if e.fact_id != key:
                     out.setdefault(e.fact_id, key)
         return out
 

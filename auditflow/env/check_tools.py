@@ -9,23 +9,18 @@ queried fact (F1), the one the case is about.
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from auditflow.env.check_select import Selection, rule_view, select
 from auditflow.env.facts import fact_period, fact_value, resolve_fact
 from auditflow.env.names import names, role_title
-from auditflow.env.scope import calc_places, in_period, nonneg_list, reporting_period_0126
+from auditflow.env.scope import not_applicable_reason
 from auditflow.env.tool_base import CONCEPT_ARG, DIMENSIONS_ARG, FACT_ARG, PERIOD_ARG, Tool, ToolContext, object_schema
-from auditflow.errors import AuditflowError
-from auditflow.rules.finding import EvidenceItem, Finding, dec_str
-from auditflow.rules.registry import agent_rules, agent_tools
-from auditflow.rules.statements import statement_cubes
+from auditflow.rules.finding import CheckRecord, EvidenceItem, Finding, dec_str
+from auditflow.rules.registry import agent_tool, agent_tools
 from auditflow.xbrl.model import Fact
 from auditflow.xbrl.qname import QName
 
-_WHERE_SUFFIX = re.compile(r"\s*\[[^\]]*\]$")  # 0117 appends "[statement; cube; axis; ...]" to its reasons
-_TOKEN = re.compile(r"[^\s,;()\[\]]+")
 
 
 def _checker(rule: str):
@@ -49,7 +44,7 @@ def observation(ctx: ToolContext, rule: str, fact: Fact, sel: Selection) -> dict
     elif sel.kind in ("consistent", "component_consistent"):
         _from_consistent(ctx, obs, rule, sel)
     else:
-        obs["reason"] = _strip(ctx, sel.record.reason) if sel.record is not None and sel.record.reason else na_reason(ctx, rule, fact)
+        obs["reason"] = _reason(ctx, sel.record) if sel.record is not None and sel.record.text else na_reason(ctx, rule, fact)
     if component:
         obs["total"] = total
         obs["note"] = f"this fact is a component of the checked total {total}; reported, expected and code are the total's"
@@ -64,28 +59,18 @@ def _from_finding(ctx: ToolContext, obs: dict, f: Finding) -> None:
                tolerance=dec_str(f.tolerance), statement=f.role, evidence=[_evidence(ctx, e) for e in f.evidence])
     diff = dec_str(abs(f.reported - f.expected)) if f.reported is not None and f.expected is not None else None
     gap = f"{obs['expected']}, not {obs['reported']}: difference {diff} exceeds the allowed {obs['tolerance']}"
-    if f.rule == "0015":
-        obs["reason"] = "negative value of a concept on the DQC 0015 list; expected is the value without its sign"
-    elif f.rule == "0126":
-        obs["reason"] = f"the calculation children add up to {gap}"
-    else:
-        axis = next((names(ctx.env).qstr(e.axis) for e in f.evidence if e.axis is not None), "the axis")
-        obs["reason"] = f"the members of {axis} add up to {gap}"
+    axis = next((names(ctx.env).qstr(e.axis) for e in f.evidence if e.axis is not None), "the axis")
+    obs["reason"] = agent_tool(f.rule).word_finding(gap=gap, axis=axis)
 
 
 def _from_consistent(ctx: ToolContext, obs: dict, rule: str, sel: Selection) -> None:
     total = names(ctx.env).facts_by_key[sel.total_key]
-    rec = sel.recomputed
-    obs.update(outcome="consistent", reported=fact_value(total))
-    if rec is not None:
-        obs.update(expected=dec_str(rec.expected), tolerance=dec_str(rec.tolerance),
-                   evidence=[_evidence(ctx, e) for e in rec.evidence])
-        if rule != "0015" and rec.evidence and rec.evidence[0].role:
-            obs["statement"] = role_title(ctx, rec.evidence[0].role)
-    reason = _strip(ctx, sel.record.reason) if sel.record is not None else ""
-    if rule == "0126" and not reason:
-        reason = f"the calculation children add up to {obs['expected']} (allowed difference {obs['tolerance']})"
-    obs["reason"] = reason or "checked: consistent"
+    check = sel.record  # the rule's consistent check: what it compared, with its evidence
+    obs.update(outcome="consistent", reported=fact_value(total), expected=dec_str(check.expected),
+               tolerance=dec_str(check.tolerance), evidence=[_evidence(ctx, e) for e in check.evidence])
+    if check.evidence and check.evidence[0].role:
+        obs["statement"] = role_title(ctx, check.evidence[0].role)
+    obs["reason"] = _reason(ctx, check) or agent_tool(rule).word_consistent(expected=obs["expected"], tolerance=obs["tolerance"])
 
 
 def _evidence(ctx: ToolContext, e: EvidenceItem) -> dict[str, Any]:
@@ -102,66 +87,21 @@ def _evidence(ctx: ToolContext, e: EvidenceItem) -> dict[str, Any]:
     return {k: v for k, v in item.items() if v is not None}
 
 
-def _strip(ctx: ToolContext, reason: str) -> str:
-    """A rule's reason without 0117's location suffix and with fact keys shown as handles."""
+def _reason(ctx: ToolContext, check: CheckRecord) -> str:
+    """A rule's reason as the auditors read it: without the rule's location, cited facts as handles."""
     facts = names(ctx.env).facts_by_key
-
-    def to_handle(m: re.Match) -> str:
-        token = m.group(0)
-        core = token.rstrip(".:")
-        return ctx.handles.handle(facts[core]) + token[len(core):] if core in facts else token
-
-    return _TOKEN.sub(to_handle, _WHERE_SUFFIX.sub("", reason).strip())
+    return check.reason_with(lambda key: ctx.handles.handle(facts[key]) if key in facts else key).strip()
 
 
 # -- why nothing was checked ---------------------------------------------------------------------
 def na_reason(ctx: ToolContext, rule: str, fact: Fact) -> str:
-    """Why no check of ``rule`` involves ``fact``, in the rule's own terms."""
+    """Why no check of ``rule`` involves ``fact``: the rule as a whole did not run, the fact is no
+    number, or the rule's own words (its registry entry)."""
     if (why := rule_view(ctx, rule).rule_level_reason) is not None:
         return why
     if fact.is_nil or fact.number is None:
         return f"no {rule} check involves this fact: it is {'nil' if fact.is_nil else 'not a number'}"
-    explain = {"0015": _na_0015, "0126": _na_0126, "0117": _na_0117}.get(rule)
-    if explain is None:
-        raise AuditflowError(f"rule {rule} is not offered to the auditors; agent rules: {', '.join(agent_rules())}")
-    return explain(ctx, fact)
-
-
-def _na_0015(ctx: ToolContext, fact: Fact) -> str:
-    listed, why = nonneg_list(ctx)
-    concept = names(ctx.env).qstr(fact.concept)
-    if listed is not None and listed.element_id(fact.concept) is None:
-        return f"no 0015 check involves this fact: {concept} is not on the DQC 0015 non-negative list"
-    return f"no 0015 check involves this fact{': ' + why if listed is None else ''}"
-
-
-def _na_0126(ctx: ToolContext, fact: Fact) -> str:
-    if ctx.env.filing.contexts[fact.context_id].dimensions:
-        return "no 0126 check involves this fact: 0126 checks non-dimensional facts only"
-    places = calc_places(ctx, fact.concept)
-    tables = [role for role, _, table in places if table]
-    if places and len(tables) == len(places):
-        return f"no 0126 check involves this fact: the statement {role_title(ctx, tables[0])!r} has a table (DQC 0118 applies)"
-    if not places:
-        return "no 0126 check involves this fact: not a total on a statement without a table"
-    r, p = reporting_period_0126(ctx), fact_period(ctx, fact)
-    if r is not None and not in_period(p, r):
-        shown = r.end if p.is_instant else r
-        return f"no 0126 check involves this fact: 0126 checks only the reporting period {shown}, this fact is for {p}"
-    if any(place == "total" and not table for _, place, table in places):
-        return "no 0126 check involves this fact: the statement's totals use other decimals, or a duplicate was checked"
-    return "no 0126 check involves this fact: it is a calculation component and no checked total uses it"
-
-
-def _na_0117(ctx: ToolContext, fact: Fact) -> str:
-    cubes = [c for c in statement_cubes(ctx.env) if fact.concept in c.primary_items]
-    concept = names(ctx.env).qstr(fact.concept)
-    if not cubes:
-        return f"no 0117 check involves this fact: {concept} is not a line item of a statement table"
-    context = ctx.env.filing.contexts[fact.context_id]
-    if not any(c.is_valid(fact.concept, context) for c in cubes):
-        return "no 0117 check involves this fact: its dimensions are not valid in the statement table"
-    return "no 0117 check involves this fact: no member facts on an axis 0117 checks, or not in the reporting period"
+    return not_applicable_reason(ctx, rule, fact)
 
 
 def verdict_of(observations) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 from auditflow.env.envcache import memo
 from auditflow.env.phrases import parse_period_phrase
 from auditflow.env.names import label_of, names, resolve_concept, resolve_role, role_short, role_title
-from auditflow.env.scope import rule_scopes, statement_roles_0126
+from auditflow.env.scope import rule_scopes, statement_has_table
 from auditflow.env.tool_base import CONCEPT_ARG, ROLE_ARG, Tool, ToolContext, ToolError, object_schema
 from auditflow.rules.finding import dec_str
 from auditflow.xbrl.model import Concept
@@ -152,7 +152,7 @@ def _calc(ctx: ToolContext, args: dict, *, down: bool) -> dict:
     q = resolve_concept(ctx, args["concept"])
     env, n = ctx.env, names(ctx.env)
     key = "children" if down else "parents"
-    tables = dict(statement_roles_0126(ctx))
+    tables = statement_has_table(ctx)
     groups: list[dict] = []
     arcs = env.index.calc_children(q) if down else sorted(env.index.calc_parents(q), key=lambda a: (a.role, a.order))
     by_role: dict[str, list] = defaultdict(list)

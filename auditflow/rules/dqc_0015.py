@@ -18,15 +18,18 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Hashable
 
-from auditflow.errors import ResourceError
+from auditflow.errors import AuditflowError, ResourceError
+from auditflow.rules.agent import AgentView
 from auditflow.rules.applicability import not_applicable_reason, rule_applies
 from auditflow.rules.finding import (
     CheckRecord,
+    Cite,
     EvidenceItem,
     Finding,
     Outcome,
     RuleResult,
     dec_display,
+    cited,
     dims_text,
     render_message,
 )
@@ -142,8 +145,13 @@ class _Checker:
     unit_texts: dict[str, str] = field(default_factory=dict)  # unit id -> display text
     content_numbers: dict[Hashable, int] = field(default_factory=dict)  # see duplicate_key
 
-    def record(self, fact: Fact, outcome: Outcome, reason: str) -> None:
-        self.checks.append(CheckRecord(RULE, outcome, fact.concept, fact.key, fact.context_id, reason))
+    def record(self, fact: Fact, outcome: Outcome, reason: str, **detail) -> None:
+        self.checks.append(CheckRecord(RULE, outcome, fact.concept, fact.key, fact.context_id, reason, **detail))
+
+    def passed(self, fact: Fact, value: Decimal, reason: str) -> None:
+        """A consistent check: its evidence is the fact itself, expected its own value (docs/rules/DQC_US_0015.md)."""
+        item = EvidenceItem(fact.concept, fact.key, value, context_id=fact.context_id, note="the checked fact")
+        self.record(fact, Outcome.CONSISTENT, reason, evidence=(item,), expected=value, tolerance=Decimal(0))
 
     def check(self, fact: Fact) -> None:
         """Classify one fact; facts outside the rule (nil, non-numeric, unlisted) leave no record."""
@@ -164,17 +172,18 @@ class _Checker:
             return
         first = self.seen.setdefault(self.duplicate_key(fact, context, value), fact)
         if first is not fact:
-            self.record(fact, Outcome.NOT_APPLICABLE, f"exact duplicate of fact {first.key}; evaluated once")
+            self.checks.append(CheckRecord(RULE, Outcome.NOT_APPLICABLE, fact.concept, fact.key, fact.context_id,
+                                           **cited("exact duplicate of fact ", Cite(first.key), "; evaluated once")))
             return
         self.judge(fact, context, value, element_id)
 
     def judge(self, fact: Fact, context: Context, value: Decimal, element_id: str) -> None:
         if value >= 0:
-            self.record(fact, Outcome.CONSISTENT, "not negative")
+            self.passed(fact, value, "not negative")
             return
         reason = excuse(context, self.exclusions) if context.dimensions else None
         if reason is not None:
-            self.record(fact, Outcome.CONSISTENT, reason)
+            self.passed(fact, value, reason)
             return
         self.record(fact, Outcome.VIOLATION, "negative value of a concept on the DQC 0015 list")
         self.findings.append(self.finding(fact, context, value, element_id))
@@ -240,6 +249,42 @@ class _Checker:
         )
 
 
+# -- as the auditors are told (auditflow.rules.agent) ----------------------------------------------
+
+def nonneg_list(view: AgentView) -> tuple[NonNegList | None, str]:
+    """The concept list for the filing's year (as the rule picks it), or None and why not."""
+    if view.data_root is None:
+        return None, "no data root: the DQC 0015 list is unavailable"
+    root = view.data_root
+
+    def build() -> tuple[NonNegList | None, str]:
+        try:
+            year, note = select_year(filing_taxonomy_year(view.env.filing), available_0015_years(root))
+            return load_0015_list(root, year), note or ""
+        except (AuditflowError, ValueError) as exc:
+            return None, f"the DQC 0015 list is unavailable: {exc}"
+
+    return view.memo(("nonneg", str(root)), build)
+
+
+def scope(view: AgentView, q: QName) -> str:
+    listed, why = nonneg_list(view)
+    if listed is None:
+        return f"unknown: {why}"
+    eid = listed.element_id(q)
+    if eid is None:
+        return f"not on the DQC 0015 non-negative list ({listed.year})"
+    return f"on the DQC 0015 non-negative list ({listed.year}): must not be negative (DQC.US.0015.{eid})"
+
+
+def not_applicable_to(view: AgentView, fact: Fact) -> str:
+    listed, why = nonneg_list(view)
+    concept = view.qstr(fact.concept)
+    if listed is not None and listed.element_id(fact.concept) is None:
+        return f"no 0015 check involves this fact: {concept} is not on the DQC 0015 non-negative list"
+    return f"no 0015 check involves this fact{': ' + why if listed is None else ''}"
+
+
 # -- registration ---------------------------------------------------------------------------------
 
 def run(env, resources) -> RuleResult:
@@ -252,14 +297,21 @@ def run(env, resources) -> RuleResult:
 
 
 def _register() -> None:
-    from auditflow.rules.registry import AgentTool, Need, RuleSpec, register
+    from auditflow.rules.registry import AgentTool, Drawing, Need, RuleSpec, register
     from auditflow.rules.resources import FORM_LOOKUP
 
     register(RuleSpec(
         id=RULE, title="Negative values", messages={CODE_PREFIX + "<element id>": MESSAGE},
         needs=frozenset({Need.FACTS, Need.RESOURCES}), run=run, version="DQC 0015 concept lists 2023-2025",
         resources=(DIR_0015,), form_lookup=FORM_LOOKUP,
-        agent_tool=AgentTool("check_sign", "DQC 0015: is this fact negative although its concept must not be?", 0),
+        agent_tool=AgentTool(
+            "check_sign", "DQC 0015: is this fact negative although its concept must not be?", 0,
+            scope=scope, not_applicable=not_applicable_to,
+            finding_reason="negative value of a concept on the DQC 0015 list; expected is the value without its sign"),
+        fix_hint=("Enter {concept} as the positive amount {expected}. If the statement shows it in brackets, "
+                  "keep the brackets with a negated label, not with a minus sign on the fact."),
+        drawing=Drawing.SIGN,
+        not_applicable=("form not in scope", "missing data", "exact duplicate", "no data root"),
     ))
 
 

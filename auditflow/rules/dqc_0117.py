@@ -28,10 +28,11 @@ from typing import Callable, Mapping
 
 from auditflow.graphs.dimensions import Axis, Cube
 from auditflow.graphs.environment import AuditEnvironment
+from auditflow.rules.agent import AgentView
 from auditflow.rules.applicability import rule_applies
 from auditflow.rules.dqc_0015 import period_text
 from auditflow.rules.finding import (
-    CheckRecord, EvidenceItem, Finding, Outcome, RuleResult, dec_display, dims_text, render_message,
+    CheckRecord, Cite, EvidenceItem, Finding, Outcome, RuleResult, cited, dec_display, dims_text, render_message,
 )
 from auditflow.rules.resources import load_form_lookup
 from auditflow.rules.statements import (
@@ -272,10 +273,13 @@ class _Run:
         self.paren = self.facts.in_any([c for c in cubes if is_parenthetical_cube(c, env.role_definition(c.role))])
         self.notes = self.facts.in_any([c for c in cubes if is_notes_cube(c, env.role_definition(c.role))])
 
-    def record(self, outcome: Outcome, case: _Case, reason: str, fact: _Item | None, first: str = "") -> None:
+    def record(self, outcome: Outcome, case: _Case, reason: str | Mapping, fact: _Item | None, first: str = "",
+               **detail) -> None:
+        """One check record; ``reason`` is its text, or :func:`cited` parts when it names facts."""
+        why = dict(reason) if isinstance(reason, Mapping) else {"reason": reason}
         self.checks.append(CheckRecord(
             RULE, outcome, case.concept, fact.fact.key if fact else None, fact.fact.context_id if fact else None,
-            reason + case.where(first)))
+            where=case.where(first), **why, **detail))
 
     def in_scope(self, item: _Item) -> bool:
         p = item.period
@@ -321,12 +325,12 @@ class _Run:
         return (f"sub-total guard: member(s) {', '.join(sorted(missing))} of {axis} are reported with further axes "
                 f"but without a fact of their own")
 
-    def parenthetical_guard(self, case: _Case) -> str | None:
+    def parenthetical_guard(self, case: _Case) -> dict | None:
         hits = [i for i in self.paren.get(case.key, []) if set(i.dims) == {case.x}]
         if not hits:
             return None
-        return (f"parenthetical guard: {', '.join(i.fact.key for i in hits)} report(s) the line item with "
-                f"{case.x} alone on a parenthetical statement")
+        keys = [part for n, i in enumerate(hits) for part in ((", ",) if n else ()) + (Cite(i.fact.key),)]
+        return cited("parenthetical guard: ", *keys, f" report(s) the line item with {case.x} alone on a parenthetical statement")
 
     def notes_guard(self, case: _Case, total: _Item, match: Callable[[_Item], bool]) -> str | None:
         """Skip when disclosure cubes repeat the breakdown and none of their values exceeds the total."""
@@ -386,7 +390,8 @@ class _Run:
         label = f"={first[1]}, second axis {axis}" if first else ""
         if not is_error:
             reason = f"consistent: members add up to {dec_display(total_sum)} (allowed difference {dec_display(allowed)})"
-            return self.record(Outcome.CONSISTENT, case, reason + extra, total, label)
+            return self.record(Outcome.CONSISTENT, case, reason + extra, total, label,
+                               evidence=_evidence(case, members, axis), expected=total_sum, tolerance=allowed)
         self.record(Outcome.VIOLATION, case, f"violation: {code}", total, label)
         self.findings.append(_finding(case, code, total, members, total_sum, allowed, axis, first, extra))
 
@@ -414,14 +419,19 @@ def _is_606_case(case: _Case, total: _Item) -> bool:
     return case.x.local == PRODUCT_OR_SERVICE_AXIS and c.local in REVENUE_606 and standard_prefix(c.namespace) == "us-gaap"
 
 
-def _finding(case: _Case, code: str, total: _Item, members: list[_Item], total_sum: Decimal, allowed: Decimal,
-             axis: QName, first: tuple[QName, Member] | None, extra: str) -> Finding:
-    dims = total.ctx.dimensions
-    evidence = tuple(
+def _evidence(case: _Case, members: list[_Item], axis: QName) -> tuple[EvidenceItem, ...]:
+    """The member facts summed, on a finding and on a consistent check alike."""
+    return tuple(
         EvidenceItem(concept=i.fact.concept, fact_id=i.fact.key, value=i.value, axis=axis, member=i.dims[axis],
                      context_id=i.fact.context_id, decimals=i.fact.decimals, dimensions=i.ctx.dimensions,
                      role=case.cube.role, note="member fact summed")
         for i in members)
+
+
+def _finding(case: _Case, code: str, total: _Item, members: list[_Item], total_sum: Decimal, allowed: Decimal,
+             axis: QName, first: tuple[QName, Member] | None, extra: str) -> Finding:
+    dims = total.ctx.dimensions
+    evidence = _evidence(case, members, axis)
     listed = "; ".join(f"{i.dims[axis]} = {dec_display(i.value)} ({dims_text(i.ctx.dimensions)})" for i in members)
     common = dict(
         statement=case.statement, concept=total.fact.concept, total=dec_display(total.value), unit=f" {total.unit}",
@@ -439,6 +449,29 @@ def _finding(case: _Case, code: str, total: _Item, members: list[_Item], total_s
         expected=total_sum, tolerance=allowed, message=message, evidence=evidence, role=case.statement)
 
 
+# -- as the auditors are told (auditflow.rules.agent) ----------------------------------------------
+
+def scope(view: AgentView, q: QName) -> str:
+    hits = []
+    for cube in statement_cubes(view.env):
+        if q in cube.primary_items:
+            axes = sorted(view.qstr(a) for a in cube.axes if a.local in AXES_IN_SCOPE)
+            shown = ", ".join(axes) if axes else "none checked by 0117"
+            hits.append(f"line item of {view.qstr(cube.hypercube)} on {view.role_title(cube.role)!r} (axes: {shown})")
+    return "; ".join(hits) if hits else "not a line item of a statement table"
+
+
+def not_applicable_to(view: AgentView, fact: Fact) -> str:
+    cubes = [c for c in statement_cubes(view.env) if fact.concept in c.primary_items]
+    concept = view.qstr(fact.concept)
+    if not cubes:
+        return f"no 0117 check involves this fact: {concept} is not a line item of a statement table"
+    context = view.env.filing.contexts[fact.context_id]
+    if not any(c.is_valid(fact.concept, context) for c in cubes):
+        return "no 0117 check involves this fact: its dimensions are not valid in the statement table"
+    return "no 0117 check involves this fact: no member facts on an axis 0117 checks, or not in the reporting period"
+
+
 # -- registration ---------------------------------------------------------------------------------
 
 def run(env: AuditEnvironment, resources) -> RuleResult:
@@ -447,7 +480,7 @@ def run(env: AuditEnvironment, resources) -> RuleResult:
 
 
 def _register() -> None:
-    from auditflow.rules.registry import AgentTool, Need, RuleSpec, register
+    from auditflow.rules.registry import AgentTool, Drawing, Need, RuleSpec, register
     from auditflow.rules.resources import FORM_LOOKUP
 
     register(RuleSpec(
@@ -455,8 +488,14 @@ def _register() -> None:
         messages={CODE_9574: MESSAGE_9574, CODE_10093: MESSAGE_10093},
         needs=frozenset({Need.DEI, Need.FACTS, Need.FILER_DEF, Need.FILER_CAL}), run=run, version=VERSION,
         form_lookup=FORM_LOOKUP, needs_data_root=False,
-        agent_tool=AgentTool("check_dim_consistency",
-                             "DQC 0117: do the members of a statement table's axis add up to this total?", 2),
+        agent_tool=AgentTool(
+            "check_dim_consistency", "DQC 0117: do the members of a statement table's axis add up to this total?", 2,
+            scope=scope, not_applicable=not_applicable_to, finding_reason="the members of {axis} add up to {gap}"),
+        fix_hint=("The member facts on {axis} add up to {expected}, the total is {reported}. Correct the total or a "
+                  "member's value, or tag an amount that is not part of this total with another member or concept."),
+        drawing=Drawing.MEMBER_TABLE,
+        not_applicable=("no total", "sub-total guard", "parenthetical guard", "notes guard", "no member facts",
+                        "legal entity axis", "form not in scope", "no reporting period"),
     ))
 
 

@@ -16,10 +16,13 @@ from decimal import Decimal
 from pathlib import Path
 
 from auditflow.graphs.environment import AuditEnvironment
+from auditflow.rules.agent import AgentView
 from auditflow.rules.applicability import not_applicable_reason, rule_applies
 from auditflow.rules.finding import CheckRecord, EvidenceItem, Finding, Outcome, RuleResult, dec_display, render_message
 from auditflow.rules.resources import load_form_lookup
-from auditflow.rules.statements import decimals_value, is_statement_role_0126, statement_cube_roles, tolerance_check
+from auditflow.rules.statements import (
+    decimals_value, is_statement_role_0126, statement_cube_roles, statement_tables, tolerance_check,
+)
 from auditflow.xbrl.model import SUMMATION_ITEMS, Arc, Fact, Period
 from auditflow.xbrl.numbers import integral
 
@@ -130,7 +133,8 @@ class _Run:
         if self.has_ch11 and any(a.target.local == CH11_CHILD for a in arcs):
             self.checks.append(CheckRecord(RULE, Outcome.NOT_APPLICABLE, reason="Chapter 11 exception", **rec))
             return
-        computed = sum(((a.weight if a.weight is not None else Decimal(1)) * f.number for a, f in used), Decimal(0))
+        weighted = tuple((a, a.weight if a.weight is not None else Decimal(1), f) for a, f in used)
+        computed = sum((w * f.number for _, w, f in weighted), Decimal(0))
         if computed == computed.to_integral_value():
             computed = integral(computed)  # weights written 1.0 must not print as 3,833,000,000.0
         # D7: the sum carries the smallest decimals of its addends, INF counting as +infinity (min(INF, -3) = -3);
@@ -140,7 +144,10 @@ class _Run:
         t = _min_dec(decimals_value(total.decimals), comp_dec)
         is_error, allowed = tolerance_check(total.number, computed, t, len(used) + 1)
         if not is_error:
-            self.checks.append(CheckRecord(RULE, Outcome.CONSISTENT, **rec))
+            evidence = tuple(EvidenceItem(a.target, f.key, f.number, w, context_id=f.context_id, decimals=f.decimals,
+                                          role=role) for a, w, f in weighted)
+            self.checks.append(CheckRecord(RULE, Outcome.CONSISTENT, evidence=evidence, expected=computed,
+                                           tolerance=allowed, **rec))
             return
         self.checks.append(CheckRecord(RULE, Outcome.VIOLATION, reason=CODE, **rec))
         self.findings.append(self._finding(role, total, computed, allowed, used))
@@ -183,6 +190,65 @@ def _min_dec(a: int | None, b: int | None) -> int | None:
     return min(a, b)
 
 
+# -- as the auditors are told (auditflow.rules.agent) ----------------------------------------------
+
+def statement_roles(view: AgentView) -> list[tuple[str, bool]]:
+    """(role URI, has a table) for every presentation role 0126 would consider a statement."""
+    return view.memo("statement_roles_0126", lambda: statement_tables(view.env))
+
+
+def calc_places(view: AgentView, q) -> list[tuple[str, str, bool]]:
+    """(role, "total" | "component", has table) for each statement role where ``q`` is in the calculation."""
+    idx = view.env.index
+    out = []
+    for role, table in statement_roles(view):
+        if idx.calc_down.get((role, q)):
+            out.append((role, "total", table))
+        if any(a.role == role for a in idx.calc_up.get(q, ())):
+            out.append((role, "component", table))
+    return out
+
+
+def reporting_period(env: AuditEnvironment) -> Period | None:
+    """The period R: the context period of the first dei:DocumentPeriodEndDate fact."""
+    f = env.filing.first_fact("DocumentPeriodEndDate")
+    return env.filing.contexts[f.context_id].period if f is not None else None
+
+
+def in_period(p: Period, r: Period) -> bool:
+    """The period match: instants by date, durations by start and end."""
+    if p.is_instant:
+        return p.end == r.end
+    return p.start == r.start and p.end == r.end
+
+
+def scope(view: AgentView, q) -> str:
+    parts = []
+    for role, place, table in calc_places(view, q):
+        title = view.role_title(role)
+        parts.append(f"calculation {place} on {title!r}, which has a table: 0126 does not check it" if table
+                     else f"calculation {place} on {title!r}")
+    return "; ".join(parts) if parts else "not in the calculation of a statement 0126 checks"
+
+
+def not_applicable_to(view: AgentView, fact: Fact) -> str:
+    if view.env.filing.contexts[fact.context_id].dimensions:
+        return "no 0126 check involves this fact: 0126 checks non-dimensional facts only"
+    places = calc_places(view, fact.concept)
+    tables = [role for role, _, table in places if table]
+    if places and len(tables) == len(places):
+        return f"no 0126 check involves this fact: the statement {view.role_title(tables[0])!r} has a table (DQC 0118 applies)"
+    if not places:
+        return "no 0126 check involves this fact: not a total on a statement without a table"
+    r, p = reporting_period(view.env), view.period_of(fact)
+    if r is not None and not in_period(p, r):
+        shown = r.end if p.is_instant else r
+        return f"no 0126 check involves this fact: 0126 checks only the reporting period {shown}, this fact is for {p}"
+    if any(place == "total" and not table for _, place, table in places):
+        return "no 0126 check involves this fact: the statement's totals use other decimals, or a duplicate was checked"
+    return "no 0126 check involves this fact: it is a calculation component and no checked total uses it"
+
+
 # -- registration ---------------------------------------------------------------------------------
 
 def run(env: AuditEnvironment, resources) -> RuleResult:
@@ -191,15 +257,24 @@ def run(env: AuditEnvironment, resources) -> RuleResult:
 
 
 def _register() -> None:
-    from auditflow.rules.registry import AgentTool, Need, RuleSpec, register
+    from auditflow.rules.registry import AgentTool, Drawing, Need, RuleSpec, register
     from auditflow.rules.resources import FORM_LOOKUP
 
     register(RuleSpec(
         id=RULE, title="Financial statement calculation check (statements without a table)",
         messages={CODE: MESSAGE}, needs=frozenset({Need.DEI, Need.FACTS, Need.FILER_CAL, Need.FILER_PRE, Need.FILER_DEF}),
         run=run, version=VERSION, form_lookup=FORM_LOOKUP, needs_data_root=False,
-        agent_tool=AgentTool("check_calc_tree", "DQC 0126: does this total equal the weighted sum of its calculation "
-                             "children (statements without a table)?", 1),
+        agent_tool=AgentTool(
+            "check_calc_tree", "DQC 0126: does this total equal the weighted sum of its calculation "
+            "children (statements without a table)?", 1, scope=scope, not_applicable=not_applicable_to,
+            finding_reason="the calculation children add up to {gap}",
+            consistent_reason="the calculation children add up to {expected} (allowed difference {tolerance})"),
+        fix_hint=("The weighted calculation children add up to {expected}, the total is {reported}. Correct the one "
+                  "that is wrong: the total, a child's value, a child fact missing for this period, or a calculation "
+                  "weight (\u22121 for an amount that is subtracted)."),
+        drawing=Drawing.CALC_TREE,
+        not_applicable=("form not in scope", "no dei:DocumentPeriodEndDate fact", "statement has a table",
+                        "no total for the reporting period", "no child has a value", "Chapter 11 exception"),
     ))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable, Union
 
 from auditflow.xbrl.model import Decimals, Member, Period, plain_decimal
 from auditflow.xbrl.numbers import usable
@@ -144,8 +144,28 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True)
+class Cite:
+    """A fact a check's reason names. Reports show its key; the auditors' tools show their handle
+    for it, which is why a reason that names facts is kept in parts (:attr:`CheckRecord.parts`)
+    rather than as a string that would have to be searched for keys afterwards."""
+
+    fact_id: str
+
+
+ReasonPart = Union[str, Cite]
+
+
+@dataclass(frozen=True, slots=True)
 class CheckRecord:
-    """A check a rule considered, so callers can count checked / consistent / not applicable."""
+    """A check a rule considered, so callers can count checked / consistent / not applicable.
+
+    A consistent check carries what it summed or compared, like a finding does: ``evidence``,
+    ``expected`` and ``tolerance``. The agents' checker tools show exactly these (docs/protocol.md),
+    so what the auditors read and what the rule decided come from one computation.
+    ``reason`` is the text without the rule's location, which is ``where`` (0117's
+    ``" [statement; table; axis; ...]"``); ``parts`` holds the reason split around the facts it cites
+    (empty when it cites none).
+    """
 
     rule: str
     outcome: Outcome
@@ -153,6 +173,22 @@ class CheckRecord:
     fact_id: str | None = None
     context_id: str | None = None
     reason: str = ""
+    where: str = ""
+    parts: tuple[ReasonPart, ...] = ()
+    evidence: tuple[EvidenceItem, ...] = ()
+    expected: Decimal | None = None
+    tolerance: Decimal | None = None
+
+    @property
+    def text(self) -> str:
+        """The reason as reports print it: with the cited facts' keys and the location."""
+        return self.reason + self.where
+
+    def reason_with(self, show: Callable[[str], str]) -> str:
+        """The reason (without the location) with each cited fact written by ``show(fact key)``."""
+        if not self.parts:
+            return self.reason
+        return "".join(show(p.fact_id) if isinstance(p, Cite) else p for p in self.parts)
 
     def to_json(self) -> dict[str, Any]:
         return _sorted({
@@ -161,8 +197,14 @@ class CheckRecord:
             "concept": _qstr(self.concept),
             "fact_id": self.fact_id,
             "context_id": self.context_id,
-            "reason": self.reason,
+            "reason": self.text,
         })
+
+
+def cited(*parts: ReasonPart) -> dict[str, Any]:
+    """``reason`` and ``parts`` of a :class:`CheckRecord` whose reason names facts:
+    ``CheckRecord(..., **cited("exact duplicate of fact ", Cite(key), "; evaluated once"))``."""
+    return {"reason": "".join(p.fact_id if isinstance(p, Cite) else p for p in parts), "parts": tuple(parts)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,8 +10,11 @@ What derives from here instead of a hand-written list (see docs/rules/README.md)
 
 * ``auditflow check --rules`` (:func:`parse_rules`: ids, ranges, ``all``) and its default;
 * the report's families and the workpaper's sheets (:func:`rule_ids`, in id order);
-* the rules the auditors are offered as tools (:func:`agent_rules`, :func:`agent_tools`): only
-  0015, 0117 and 0126, whose tool names, schemas and observations the LLM recordings are keyed on;
+* the rules the auditors are offered as tools (:func:`agent_rules`, :func:`agent_tools`), with
+  everything the checker tools say about them (:class:`auditflow.rules.agent.AgentTool`): tool
+  names, schemas and observations the LLM recordings are keyed on;
+* what the HTML reports draw and what they tell the filer to fix (:attr:`RuleSpec.drawing`,
+  :meth:`RuleSpec.fix`);
 * pytest markers (``dqc_NNNN`` for every rule), the eval tables' families (the agent rules);
 * the form-lookup CSV each rule reads (:attr:`RuleSpec.form_lookup`).
 """
@@ -27,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from auditflow.errors import AuditflowError
+from auditflow.rules.agent import AgentTool
 
 if TYPE_CHECKING:
     from auditflow.graphs.environment import AuditEnvironment
@@ -55,13 +59,16 @@ class Need(str, enum.Enum):
     RESOURCES = "resource lists (data root)"
 
 
-@dataclass(frozen=True)
-class AgentTool:
-    """How a rule is offered to the auditors: tool name, description, place in the tool list."""
+class Drawing(str, enum.Enum):
+    """How the HTML reports draw a finding or check of the rule (auditflow.html.drawing)."""
 
-    name: str
-    description: str
-    order: int
+    CALC_TREE = "calc"  # the total and its weighted calculation children
+    MEMBER_TABLE = "members"  # the total and the member facts of one axis
+    SIGN = "sign"  # the one fact and its list entry
+    EVIDENCE = "evidence"  # the finding's evidence facts as a table
+
+
+DEFAULT_FIX_HINT = "See the DQC message: it names the facts and the relationship to correct."
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,11 @@ class RuleSpec:
     form_lookup: Path = FORM_LOOKUP_2026
     agent_tool: AgentTool | None = None
     needs_data_root: bool = True  # False: runs without one (the form is then not checked)
+    # What the filer is told to do about a finding: str.format fields concept, reported, expected, axis.
+    fix_hint: str = DEFAULT_FIX_HINT
+    drawing: Drawing = Drawing.EVIDENCE
+    # The categories a not-applicable record's reason starts with (docs/rules/DQC_US_NNNN.md says each).
+    not_applicable: tuple[str, ...] = ()
     doc: str = ""  # filled by register(): docs/rules/DQC_US_NNNN.md
     module: str = ""
 
@@ -100,6 +112,10 @@ class RuleSpec:
         the concept's element id and are not listed per concept."""
         table = _effective_dates(str(Path(data_root).resolve()))
         return {code: table[eid] for code, eid in zip(self.codes, self.element_ids) if eid in table}
+
+    def fix(self, *, concept: str, reported: str, expected: str, axis: str) -> str:
+        """The fix hint for one finding, filled in."""
+        return self.fix_hint.format(concept=concept, reported=reported, expected=expected, axis=axis)
 
     def template(self, code: str) -> str:
         """The message template of ``code``; 0015's codes carry the concept's element id, so a code
@@ -206,6 +222,19 @@ def agent_rules() -> dict[str, str]:
     This is what ``agents/senior._RULE_TOOL`` and ``env/session._CHECKS_REQUIRED`` need.
     """
     return {r: s.agent_tool.name for r, s in rules().items() if s.agent_tool is not None}
+
+
+def agent_tool(rule: str) -> AgentTool:
+    """The agent tool of ``rule``; a rule the auditors are not offered is an error."""
+    tool = get(rule).agent_tool
+    if tool is None:
+        raise AuditflowError(f"rule {rule} is not offered to the auditors; agent rules: {', '.join(agent_rules())}")
+    return tool
+
+
+def rule_of_tool(name: str) -> str | None:
+    """The rule whose agent tool is called ``name`` (None for a tool that is not a checker)."""
+    return next((r for r, t in agent_rules().items() if t == name), None)
 
 
 def agent_tools() -> list[tuple[str, AgentTool]]:

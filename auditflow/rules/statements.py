@@ -95,6 +95,12 @@ def statement_cube_roles(env: "AuditEnvironment") -> set[str]:
     return {c.role for c in statement_cubes(env)}
 
 
+def statement_tables(env: "AuditEnvironment") -> list[tuple[str, bool]]:
+    """(role URI, has a table) for every D1 statement presentation role, in URI order."""
+    tables = statement_cube_roles(env)
+    return [(r, r in tables) for r in sorted(env.index.pre_roles) if is_statement_role_0126(r, env.role_definition(r))]
+
+
 # -- D7: decimals and tolerance -------------------------------------------------------------------
 
 def decimals_value(fact_decimals: Decimals | str) -> int | None:

@@ -103,17 +103,14 @@ def test_everything_that_lists_rules_derives_from_the_registry():
     assert FAMILIES == ORACLE_RULES == tuple(registry.agent_rules())
 
 
-def test_recompute_and_the_checkers_refuse_a_rule_that_is_not_an_agent_rule():
+def test_the_checkers_refuse_a_rule_that_is_not_an_agent_rule():
     from auditflow.env.check_select import rule_view
-    from auditflow.env.recompute import recompute
-    from auditflow.xbrl.model import Fact
-    from auditflow.xbrl.qname import QName
 
-    fact = Fact(QName("http://fasb.org/us-gaap/2024", "Assets"), "c", "1", "usd")
-    with pytest.raises(AuditflowError, match="agent rules"):
-        recompute(None, "0004", fact)
+    with pytest.raises(AuditflowError, match="not offered"):
+        registry.agent_tool("0004")
     with pytest.raises(AuditflowError, match="not offered"):
         rule_view(None, "0004")
+    assert registry.rule_of_tool("check_calc_tree") == "0126" and registry.rule_of_tool("find_facts") is None
 
 
 def test_each_rule_knows_the_dates_its_codes_take_effect(data_root):
