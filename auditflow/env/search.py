@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 DOC_WEIGHT = 0.35  # documentation explains a concept; a label names it
 REPORTED_BOOST = 1.6  # the filing reports facts of it: what an audit question is about
 STATEMENT_BOOST = 1.25  # a face statement presents it
-EXACT_BOOST = 1.5  # the question's words are exactly one of its labels' words
+EXACT_BOOST = 1.5  # the question's words are exactly one of its labels' words (filler left out of both)
+TEXT_BOOST = 1.1  # reported, but as text (a note, a policy): a question asks for a number first
 MIN_SHARE = 0.34  # a hit holds at least a third of the question's own words (shorthand words count too)
 STANDARD_LABEL = "http://www.xbrl.org/2003/role/label"
 # words every label has that name nothing (a stemmed "and" would match every "Property, Plant, and ...")
@@ -100,8 +101,9 @@ class ConceptIndex:
     doc_bm25: object | None
     stems_of: dict[QName, frozenset[str]]  # every stem of a concept's labels and name
     doc_stems: dict[QName, frozenset[str]]  # every stem of its documentation
-    exact: dict[QName, frozenset[tuple[str, ...]]]  # each label's stems, in order
+    exact: dict[QName, frozenset[tuple[str, ...]]]  # each label's stems without filler, in order
     reported: frozenset[QName]
+    numeric: frozenset[QName]  # reported with a number
     on_statement: frozenset[QName]
     company: frozenset[str]
 
@@ -127,6 +129,12 @@ def stems(text: str) -> list[str]:
 def name_words(local: str) -> str:
     """``PaymentsToAcquirePropertyPlantAndEquipment`` -> ``Payments To Acquire Property Plant And Equipment``."""
     return " ".join(re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+", local))
+
+
+def _exact_key(text: str) -> tuple[str, ...]:
+    """A label's or a question's naming words as stems, in order: "Accrued warranty, beginning of period"
+    and "accrued warranty" read the same (the period is the period tools' business)."""
+    return tuple(stems(" ".join(w for w in _WORD.findall(text.lower()) if w not in FILLER)))
 
 
 def read_query(text: str, company: frozenset[str] = frozenset()) -> SearchQuery:
@@ -229,7 +237,7 @@ def concept_index(ctx: ToolContext) -> ConceptIndex:
         for d in labels:
             s = stems(d.text)
             stems_of.setdefault(d.concept, set()).update(s)
-            exact.setdefault(d.concept, set()).add(tuple(s))
+            exact.setdefault(d.concept, set()).add(_exact_key(d.text))
         doc_stems: dict[QName, set[str]] = {}
         for d in documentation:
             doc_stems.setdefault(d.concept, set()).update(stems(d.text))
@@ -238,6 +246,7 @@ def concept_index(ctx: ToolContext) -> ConceptIndex:
             stems_of={q: frozenset(s) for q, s in stems_of.items()},
             doc_stems={q: frozenset(s) for q, s in doc_stems.items()}, exact={q: frozenset(s) for q, s in exact.items()},
             reported=frozenset(q for q, facts in env.index.by_concept.items() if facts),
+            numeric=frozenset(q for q, facts in env.index.by_concept.items() if any(f.is_numeric for f in facts)),
             on_statement=_statement_concepts(env), company=company_words(env))
 
     return memo(env, "concept_search_index", build)
@@ -262,7 +271,7 @@ def rank_concepts(ctx: ToolContext, text: str, limit: int = 10) -> tuple[SearchQ
                 if doc.concept not in best:
                     best[doc.concept] = (0.0, doc)
     units = query.units()
-    exact = tuple(stems(" ".join(query.words)))
+    exact = _exact_key(" ".join(query.words))
     hits = []
     for q, (label_score, doc) in best.items():
         held = index.stems_of.get(q, frozenset()) | (index.doc_stems.get(q, frozenset()) if doc.source == "documentation"
@@ -275,7 +284,8 @@ def rank_concepts(ctx: ToolContext, text: str, limit: int = 10) -> tuple[SearchQ
         if exact and exact in index.exact.get(q, ()):
             score *= EXACT_BOOST
         reported, on_statement = q in index.reported, q in index.on_statement
-        score *= (REPORTED_BOOST if reported else 1.0) * (STATEMENT_BOOST if on_statement else 1.0)
+        score *= (REPORTED_BOOST if q in index.numeric else TEXT_BOOST if reported else 1.0)
+        score *= STATEMENT_BOOST if on_statement else 1.0
         hits.append(ConceptHit(q, round(score, 4), doc.text, doc.source, shared, len(units), reported, on_statement))
     n = names(ctx.env)
     hits.sort(key=lambda h: (-h.score, not h.reported, len(h.concept.local), n.qstr(h.concept)))
