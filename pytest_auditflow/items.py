@@ -27,6 +27,7 @@ from pytest_auditflow.session import PROP, SESSION_KEY, AuditflowSession
 if TYPE_CHECKING:
     from auditflow.cases.runner import CaseOutcome
 
+FILE_ERROR_PROP = "auditflow_case_file_error"  # not under PROP: the reporter makes no case row of it
 RULE_MARKERS = rule_ids()  # a dqc_NNNN marker for every registered rule (auditflow.rules.registry)
 
 
@@ -39,11 +40,19 @@ class CaseFailed(Exception):
 
 
 class AuditCaseFile(pytest.File):
-    """A ``*.case.yaml`` file; a schema problem is a collection error naming file, line and field."""
+    """A ``*.case.yaml`` file. A file that cannot be used (YAML syntax, schema, meaning, size) is one
+    failing item named after the file, not a collection error: pytest stops a whole session at a
+    collection error ("Interrupted"), and one bad file must not keep every other file's cases from
+    running (docs/reliability.md). Any other exception is a bug and stays a collection error."""
 
-    def collect(self) -> Iterator[AuditCaseItem]:
+    def collect(self) -> Iterator[AuditCaseItem | CaseFileErrorItem]:
         session = self.config.stash[SESSION_KEY]
-        for case in load_case_file(self.path, display=session.display_path(self.path)):
+        try:
+            cases = load_case_file(self.path, display=session.display_path(self.path))
+        except AuditflowError as exc:  # CaseFileError and the typed errors of reading the file
+            yield CaseFileErrorItem.from_parent(self, name=self.path.name, error=exc)
+            return
+        for case in cases:
             yield AuditCaseItem.from_parent(self, name=case.id, case=case)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None):  # type: ignore[override]
@@ -55,6 +64,32 @@ class AuditCaseFile(pytest.File):
             return super().repr_failure(excinfo)
         except BaseException as exc:  # noqa: BLE001 - the last resort; says what it can
             return safe_description(self.path, excinfo, exc)
+
+
+class CaseFileErrorItem(pytest.Item):
+    """The one item of a case file that cannot be used: it fails with the file's error (every problem,
+    with its line and field) and carries no case row, so the suite report counts no case for it and a
+    gate never turns its failure into a pass (see :class:`AuditflowReporter`)."""
+
+    def __init__(self, *, error: AuditflowError, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.error = error
+        self.add_marker("auditflow")
+
+    def runtest(self) -> None:
+        self.user_properties.append((FILE_ERROR_PROP, self.config.stash[SESSION_KEY].display_path(self.path)))
+        raise self.error
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None):  # type: ignore[override]
+        try:  # never raises, like AuditCaseFile.repr_failure
+            return f"{excinfo.value}\nNone of this file's cases ran; the other case files are not affected."
+        except BaseException as exc:  # noqa: BLE001
+            return safe_description(self.path, excinfo, exc)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        line = getattr(self.error, "problems", None)
+        first = line[0].line - 1 if line else 0
+        return self.path, first, f"auditflow case file {self.path.name}"
 
 
 class AuditCaseItem(pytest.Item):

@@ -22,6 +22,7 @@ from auditflow.cases.results import (
     GateResult, baseline_gate, load_baseline, min_joint_acc_gate, results_document, sorted_rows, write_results,
 )
 from auditflow.cases.rewrite import expect_from_actual, rewrite_expectations
+from pytest_auditflow.items import FILE_ERROR_PROP
 from pytest_auditflow.render import render_report
 from pytest_auditflow.session import PROP, AuditflowSession, model_note
 
@@ -34,6 +35,7 @@ class AuditflowReporter:
         self.notes: list[str] = []
         self.other_failures: set[str] = set()  # failures that are not a case's verdict: never gated away
         self.skipped: dict[str, str] = {}  # case node id -> why it was skipped (e.g. no data root)
+        self.bad_files: set[str] = set()  # case files that could not be used (one failing item each)
         self.baseline = self._load_baseline()
 
     def _load_baseline(self) -> dict[str, dict[str, Any]] | None:
@@ -50,6 +52,7 @@ class AuditflowReporter:
             self.rows[report.nodeid] = {"nodeid": report.nodeid, **props}
         if report.failed and not (props and report.when == "call" and not props.get("crashed")):
             self.other_failures.add(report.nodeid)
+        self.bad_files.update(v for k, v in report.user_properties if k == FILE_ERROR_PROP)
         if report.skipped and "auditflow" in report.keywords:
             self.skipped[report.nodeid] = _skip_reason(report)
         # Recording with a live model takes tens of seconds a case: say which case is being recorded (once its
@@ -112,7 +115,7 @@ class AuditflowReporter:
             self.notes.append(f"gates passed: the {failed} failing case(s) above do not fail the session")
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if not self.rows and not self.skipped:
+        if not self.rows and not self.skipped and not self.bad_files:
             return
         tw = terminalreporter._tw
         encoding = getattr(getattr(tw, "_file", None), "encoding", None) or sys.stdout.encoding or ""
@@ -120,7 +123,7 @@ class AuditflowReporter:
         terminalreporter.write(render_report(
             sorted_rows(self.rows.values()), width=tw.fullwidth, ascii_only="utf" not in encoding.lower(),
             settings_line=self._settings_line(), gates=self.gates, slowest=self.state.settings.slowest,
-            notes=self.notes, skipped=skipped_line(self.skipped)))
+            notes=[*self.notes, *bad_files_lines(self.bad_files)], skipped=skipped_line(self.skipped)))
 
     def _write_html(self, rows: list[dict[str, Any]]) -> str:
         """The self-contained HTML report (--auditflow-html); returns the note to print."""
@@ -176,6 +179,14 @@ def _skip_reason(report: pytest.TestReport) -> str:
     longrepr = report.longrepr
     text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
     return text.removeprefix("Skipped: ")
+
+
+def bad_files_lines(files: set[str]) -> list[str]:
+    """One line naming the case files that could not be used (their errors are shown above), or none."""
+    if not files:
+        return []
+    return [f"{len(files)} case file(s) could not be used, their cases did not run (see the failures above): "
+            + ", ".join(sorted(files))]
 
 
 def skipped_line(skipped: dict[str, str]) -> str | None:

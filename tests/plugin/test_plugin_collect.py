@@ -1,8 +1,8 @@
-"""Collection: which files become cases, selection by -k / -m, and schema errors as collection errors."""
+"""Collection: which files become cases, selection by -k / -m, and a bad case file as one failing item."""
 from __future__ import annotations
 
 import pytest
-from plugin_cases import ASSETS_OK, REVENUE_OK, SAMPLE, case_file
+from plugin_cases import ASSETS_OK, REVENUE_OK, SAMPLE, case_file, report_block
 
 
 def test_case_files_are_collected_and_other_yaml_is_not(pytester: pytest.Pytester, af_args) -> None:
@@ -60,22 +60,42 @@ BAD_CASES = [
 
 
 @pytest.mark.parametrize(("cases", "message"), BAD_CASES)
-def test_schema_errors_are_collection_errors_naming_file_line_and_field(pytester: pytest.Pytester, af_args,
-                                                                         cases: str, message: str) -> None:
+def test_schema_errors_are_one_failing_item_naming_file_line_and_field(pytester: pytest.Pytester, af_args,
+                                                                        cases: str, message: str) -> None:
     pytester.makefile(".case.yaml", bad=case_file(cases))
     result = pytester.runpytest(*af_args)
-    assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines(["*ERROR collecting bad.case.yaml*"])
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["FAILED bad.case.yaml::bad.case.yaml - *"])
     assert f"\n  bad.case.yaml:{message}" in result.stdout.str()
     assert "Traceback" not in result.stdout.str()
 
 
-def test_a_bad_file_does_not_hide_the_good_ones(pytester: pytest.Pytester, af_args) -> None:
-    pytester.makefile(".case.yaml", good=case_file(ASSETS_OK), bad="auditflow: 3\ncases: []\n")
-    result = pytester.runpytest(*af_args, "--continue-on-collection-errors")
-    result.assert_outcomes(passed=1, errors=1)
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_bad_file_is_one_failing_item_and_the_good_files_cases_run(pytester: pytest.Pytester, af_args,
+                                                                      workers: list[str]) -> None:
+    """Issue 44, item 11: no "Interrupted: 1 error during collection"; the broken file is one failing
+    item named after it, and the good file's cases run and pass (without --continue-on-collection-errors)."""
+    pytester.makefile(".case.yaml", good=case_file(ASSETS_OK, REVENUE_OK), bad="auditflow: 3\ncases: []\n")
+    result = pytester.runpytest(*af_args, *workers)
     out = result.stdout.str()
+    result.assert_outcomes(passed=2, failed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "Interrupted" not in out and "error during collection" not in out and "INTERNALERROR" not in out
+    result.stdout.fnmatch_lines(["FAILED bad.case.yaml::bad.case.yaml - *"])
     assert "  bad.case.yaml:1: auditflow: must be one of 1, 2, got 3" in out and "  bad.case.yaml:2: cases: needs at least 1 item" in out
+    report = report_block(out)
+    assert "AuditFlow: 2 case(s) run" in report  # the broken file adds no case row to the table
+    assert "1 case file(s) could not be used, their cases did not run (see the failures above): bad.case.yaml" in report
+
+
+def test_a_bad_case_file_fails_the_session_even_when_the_gates_pass(pytester: pytest.Pytester, af_args) -> None:
+    """Gates decide case verdicts only: a file that could not be read is never gated away."""
+    pytester.makefile(".case.yaml", good=case_file(ASSETS_OK), bad="auditflow: 3\ncases: []\n")
+    result = pytester.runpytest(*af_args, "--auditflow-min-joint-acc=0.5")
+    result.assert_outcomes(passed=1, failed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "gate min-joint-acc: ok" in result.stdout.str()
 
 
 def test_relative_filing_paths_are_relative_to_the_case_file(pytester: pytest.Pytester, af_args) -> None:
