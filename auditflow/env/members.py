@@ -157,8 +157,8 @@ def find_members(env, text: str, *, concept: QName | None = None, limit: int = M
 
 def named_dimensions(text: str, candidates: list[MemberCandidate]) -> dict[str, str]:
     """The members the words name together, one per axis: the best-ranked labels named whole, each adding
-    words no better one already took ("Greater China" leaves "China" nothing to add); then, for words no
-    whole label took, the best label that holds them all ("wearables" in "Wearables, Home and
+    words no better one already took ("Greater China" leaves "China" nothing to add); when no label is
+    named whole, the best label that holds all the words ("wearables" in "Wearables, Home and
     Accessories"). Only members the filing reports facts with."""
     want = words(text)
     taken: dict[str, str] = {}
@@ -167,7 +167,7 @@ def named_dimensions(text: str, candidates: list[MemberCandidate]) -> dict[str, 
         if c.whole and c.axis not in taken and not c.core <= covered and c.facts:
             taken[c.axis] = c.member
             covered |= c.core
-    left = want - covered
+    left = want if not taken else frozenset()  # a label named whole: the other words are the line item's
     for c in candidates:
         if left and not c.whole and c.axis not in taken and c.facts and left <= c.core:
             taken[c.axis] = c.member

@@ -636,6 +636,14 @@ def _instant(r: _Reading, *, at_start: bool) -> _Reading:
     return _Reading(Period(None, d), f"the {where} of {r.reason}: the instant {d}", r.pref, r.exact, r.only_if_present)
 
 
+def without_phrase(text: str, matched: str) -> str:
+    """``text`` without the period words ``matched`` (as :func:`read_period` or ``resolve_period``'s
+    ``read`` gives them) and the little words that tied them in ("in", "for the"...): what is left names
+    the line item and its members."""
+    at = text.find(matched) if matched else -1
+    return _rest(text, at, at + len(matched)) if at >= 0 else " ".join(text.split()).strip(" ,;:.?!")
+
+
 def _rest(text: str, start: int, end: int) -> str:
     head = _LEFTOVER.sub("", text[:start].rstrip(" ,;:("))
     while (shorter := _LEFTOVER.sub("", head)) != head:
