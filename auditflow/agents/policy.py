@@ -178,7 +178,12 @@ def search_next(role: str, question: str, seen: list[tuple[str, dict]], allowed,
     and members (forensic: find_facts; compliance, which cannot browse facts: the checkers' own selector,
     the period taken from their close matches), then every checker on it, then the report. When the
     Senior re-opened the audit (``seen[reopened:]`` is what came after), the tools run again: the
-    policy's reading of the question does not change, so neither does its fact."""
+    policy's reading of the question does not change, so neither does its fact. A tool set that offers
+    ``resolve_period`` reads the question by meaning instead (:mod:`auditflow.agents.policy_reading`)."""
+    if "resolve_period" in allowed and not FINMR_PATTERN.search(question):
+        from auditflow.agents.policy_reading import natural_next  # imports this module: only when switched on
+
+        return natural_next(role, question, seen, allowed, reopened=reopened)
     concept, period, words = _question_parts(question)
     member_words = ""
     if concept is None:
