@@ -13,7 +13,7 @@ from auditflow.agents.observations import checker_results
 from auditflow.agents.profile import PromptProfile
 from auditflow.agents.reports import SeniorReview
 from auditflow.env.tools import CHECKS
-from auditflow.rules.registry import agent_rules
+from auditflow.rules.registry import agent_rules, agent_tools
 
 _RULE_TOOL = agent_rules()  # rule id -> the checker tool the auditors have for it (the rule registry)
 _ALL_CHECKS = ", ".join(CHECKS)
@@ -99,10 +99,9 @@ def diagnose(r1, r2) -> tuple[str, str]:
     if not _same(r1.reported_value, r2.reported_value):
         return "wrong_period", f"reported values differ ({r1.reported_value} vs {r2.reported_value}): likely a different period or context"
     fams = _families(set(r1.triggered_rules) ^ set(r2.triggered_rules)) or _families(set(r1.triggered_rules) | set(r2.triggered_rules))
-    if "0126" in fams:
-        return "incomplete_calculation_neighbourhood", "the calculation children or their values were read differently"
-    if "0117" in fams:
-        return "unresolved_dimensional_context", "the members of the table were read differently"
+    for rule, tool in agent_tools():  # in the auditors' tool order, each rule's own conflict words
+        if rule in fams and tool.conflict is not None:
+            return tool.conflict
     if not _same(r1.expected_value, r2.expected_value):
         return "other", f"expected values differ ({r1.expected_value} vs {r2.expected_value})"
     return "other", "decisions or triggered rules differ"

@@ -47,12 +47,13 @@ from auditflow.mutations import (
 from auditflow.rules.finding import Outcome
 from auditflow.rules.runner import run_rules
 
-RULES = ("0015", "0117", "0126")
+# The default case families: for each agent rule, the mutations of auditflow.mutations it must report.
 FAMILY_KINDS: dict[str, tuple[str, ...]] = {
     "0015": ("sign_flip",),
     "0117": ("member_perturbed", "dim_total_perturbed", "dim_total_removed"),
     "0126": ("calc_total_perturbed", "calc_child_perturbed"),
 }
+RULES = tuple(FAMILY_KINDS)
 Progress = Callable[[str, int, int], None]  # (message, cases done, cases wanted)
 T = TypeVar("T")
 
@@ -157,7 +158,7 @@ def round_robin(iterators: Iterable[Iterator[T]]) -> Iterator[T]:
 
 def _resolve(spec: str, options: GenerateOptions) -> Path:
     try:
-        return resolve_filing(spec, case_dir=options.base_dir, data_root=options.data_root)
+        return resolve_filing(spec, case_dir=options.base_dir, data_root=options.data_root, confine=False)  # --filing
     except CaseInputError:
         known = sorted(p.name for folder in FILING_FOLDERS if (options.data_root / folder).is_dir()
                        for p in (options.data_root / folder).iterdir() if p.is_dir())

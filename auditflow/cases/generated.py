@@ -29,10 +29,10 @@ from auditflow.env.tool_base import ToolContext
 from auditflow.graphs.environment import AuditEnvironment
 from auditflow.mutations import MutationTarget, RemovalTarget, exact_duplicates
 from auditflow.rules.finding import dec_display
+from auditflow.rules.registry import agent_rules
 from auditflow.xbrl.model import Fact
 
 CHECKED = frozenset({"decision", "triggered_rules", "reported_value", "expected_value"})
-RULE_TOOLS = {"0015": "check_sign", "0117": "check_dim_consistency", "0126": "check_calc_tree"}
 KIND_RULES = {
     "sign_flip": "0015", "member_perturbed": "0117", "dim_total_perturbed": "0117", "dim_total_removed": "0117",
     "calc_total_perturbed": "0126", "calc_child_perturbed": "0126",
@@ -104,7 +104,7 @@ def removal_case(src: FilingSource, target: RemovalTarget) -> GeneratedCase | No
     spec = _inject_spec(src, "remove", total, None)
     answer = _answer(src, query, (spec,))
     if not _points_at(env, answer, member) or answer.decision != "unable_to_verify" or answer.involved \
-            or answer.outcome(RULE_TOOLS["0117"]) != "not_applicable":
+            or answer.outcome(agent_rules()["0117"]) != "not_applicable":
         return None
     view = _view(src, member)
     text = (f"DQC 0117, missing total: the un-dimensioned {view['concept']} ({view['period']}, "
@@ -120,7 +120,7 @@ def consistent_case(src: FilingSource, rule: str, fact_key: str) -> GeneratedCas
     query = _query(src, fact, rule)
     answer = _answer(src, query, ())
     if not _points_at(src.env, answer, fact) or answer.decision != "consistent" or answer.involved \
-            or answer.outcome(RULE_TOOLS[rule]) != "consistent":
+            or answer.outcome(agent_rules()[rule]) != "consistent":
         return None
     view = _view(src, fact)
     text = (f"Untouched {view['concept']} ({view['period']}{', ' + _dims_text(view) if view['dimensions'] else ''}), "

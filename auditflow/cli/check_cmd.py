@@ -86,7 +86,7 @@ def render_table(console: Console, report: CheckReport) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from auditflow.html.check import what_to_fix
+    from auditflow.rules.registry import fix_for
 
     console.rule(f"[bold]{escape(report.filing)}")
     summary = Table(title="DQC rules", show_lines=False)
@@ -112,7 +112,7 @@ def render_table(console: Console, report: CheckReport) -> None:
         console.print(t)
         for f in res.findings:
             console.print(f"[bold][{escape(f.code)}][/bold] {escape(f.message)}")
-            console.print(f"  [green]what to fix:[/green] {escape(what_to_fix(f.to_json(), None))}")
+            console.print(f"  [green]what to fix:[/green] {escape(fix_for(f.to_json()))}")
     for w in report.to_json()["warnings"]:
         console.print(f"[yellow]warning[/yellow] {escape(w)}")
 

@@ -17,6 +17,7 @@ from auditflow.env.names import label_of, names, resolve_concept, resolve_role, 
 from auditflow.env.scope import rule_scopes, statement_has_table
 from auditflow.env.tool_base import CONCEPT_ARG, ROLE_ARG, Tool, ToolContext, ToolError, object_schema
 from auditflow.rules.finding import dec_str
+from auditflow.rules.registry import agent_rules
 from auditflow.xbrl.model import Concept
 from auditflow.xbrl.qname import QName
 
@@ -245,7 +246,7 @@ STATIC_TOOLS: tuple[Tool, ...] = (
                         "limit": {"type": "integer", "minimum": 1, "maximum": 25, "description": "at most this many (default 10)"}},
                        ("text",)), search_concepts),
     Tool("get_concept", "A concept's attributes: labels, balance, period type, data type, kind, and which DQC rules "
-         "(0015, 0117, 0126) can check it.", "static", object_schema({"concept": CONCEPT_ARG}, ("concept",)), get_concept),
+         f"({', '.join(agent_rules())}) can check it.", "static", object_schema({"concept": CONCEPT_ARG}, ("concept",)), get_concept),
     Tool("get_calc_children", "A concept's calculation children with weights, per statement role (the filer's "
          "linkbase, then the taxonomy's).", "static",
          object_schema({"concept": CONCEPT_ARG, "role": ROLE_ARG}, ("concept",)), get_calc_children),

@@ -9,26 +9,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from auditflow.errors import AuditflowError
 from auditflow.html.drawing import drawing_from_finding, number, show
+from auditflow.rules import registry
 
-RULE_TITLES = {
-    "0015": "DQC.US.0015 Negative values",
-    "0117": "DQC.US.0117 Dimensional aggregation on face statements",
-    "0126": "DQC.US.0126 Calculation trees on statements without tables",
-}
 OPEN_UP_TO = 20  # a filing with more findings lists them collapsed (one line each), to be opened one by one
 COUNTED = ("facts", "numeric_facts", "nil_facts", "contexts", "units", "concepts", "calculation_arcs",
            "definition_arcs", "statement_roles", "duplicates")
 
 
 def rule_title(rule: str) -> str:
-    """``DQC.US.NNNN <title>``: the rule registry's title when there is one, else the three rules' own."""
+    """``DQC.US.NNNN <title>`` from the rule's registry entry (just the name for a rule an older report
+    names and the registry does not know)."""
     try:
-        from auditflow.rules import registry
-
         return f"DQC.US.{rule} {registry.get(rule).title}"
-    except Exception:  # noqa: BLE001 - no registry, or a rule it does not know: the built-in titles
-        return RULE_TITLES.get(rule, f"DQC.US.{rule}")
+    except AuditflowError:
+        return f"DQC.US.{rule}"
 
 
 def filing_facts(env: Any) -> dict[str, Any]:
@@ -40,24 +36,6 @@ def filing_facts(env: Any) -> dict[str, Any]:
             "inline": bool(getattr(env.filing, "is_inline", False)),
             "taxonomy_year": filing_taxonomy_year(env.filing),
             "counts": [(k.replace("_", " "), counts[k]) for k in COUNTED if k in counts]}
-
-
-def what_to_fix(f: Mapping[str, Any], d: Mapping[str, Any] | None) -> str:
-    concept, reported, expected = f.get("concept", ""), show(f.get("reported")), show(f.get("expected"))
-    rule = f.get("rule")
-    if rule == "0015":
-        return (f"Enter {concept} as the positive amount {expected}. If the statement shows it in brackets, "
-                "keep the brackets with a negated label, not with a minus sign on the fact.")
-    if rule == "0126":
-        return (f"The weighted calculation children add up to {expected}, the total is {reported}. Correct the one "
-                "that is wrong: the total, a child's value, a child fact missing for this period, or a calculation "
-                "weight (\u22121 for an amount that is subtracted).")
-    if rule == "0117":
-        axis = (d or {}).get("axis") or next((e["axis"] for e in f.get("evidence") or ()
-                                               if isinstance(e, Mapping) and e.get("axis")), "the axis")
-        return (f"The member facts on {axis} add up to {expected}, the total is {reported}. Correct the total or a "
-                "member's value, or tag an amount that is not part of this total with another member or concept.")
-    return "See the DQC message: it names the facts and the relationship to correct."
 
 
 def _display_filing(source: str, facts: Mapping[str, Any]) -> str:
@@ -83,7 +61,7 @@ def _finding(f: Mapping[str, Any], index: int, filing_anchor: str) -> dict[str, 
             "reported": show(rep), "expected": show(exp),
             "difference": show(rep - exp) if rep is not None and exp is not None else "",
             "tolerance": show(f.get("tolerance")), "statement": f.get("role") or "", "message": f.get("message", ""),
-            "fix": what_to_fix(f, d), "drawing": d}
+            "fix": registry.fix_for(f), "drawing": d}
 
 
 def check_view(reports: Sequence[Mapping[str, Any]], facts: Sequence[Mapping[str, Any]],

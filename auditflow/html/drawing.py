@@ -17,15 +17,28 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable, Mapping
 
-CHECKER_RULES = {"check_calc_tree": "0126", "check_dim_consistency": "0117", "check_sign": "0015"}
-KINDS = {"0126": "calc", "0117": "members", "0015": "sign"}
+from auditflow.errors import AuditflowError
+from auditflow.rules import registry
+from auditflow.rules.registry import Drawing
+
 _OUTCOME_RANK = {"violation": 0, "consistent": 1}
-_HANDLE = re.compile(r"^F[0-9]+$")
-_LIST_YEAR = re.compile(r"\((\d{4})\)")
-_ELEMENT = re.compile(r"DQC\.US\.\d{4}\.(\d+)")
-_MEMBERS_OF = re.compile(r"members of (\S+?:\S+?) add up")
-_AXES = re.compile(r"\(axes: ([^)]+)\)")
+_HANDLE = re.compile(r"^F[0-9]+$")  # a fact handle of the auditors' tools (F1, F2, ...)
 _SLUG = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def drawing_kind(rule: str) -> str:
+    """The rule entry's drawing kind; a rule the registry does not know (an older artifact's) draws
+    its evidence as a table."""
+    try:
+        return registry.get(rule).drawing.value
+    except AuditflowError:
+        return Drawing.EVIDENCE.value
+
+
+def element_of(code: str | None) -> str:
+    """The rule element id of a message code (``2944`` of ``DQC.US.0015.2944``), else empty."""
+    parts = (code or "").split(".")
+    return parts[3] if len(parts) == 4 and parts[:2] == ["DQC", "US"] and parts[3].isdigit() else ""
 
 # Calculation tree layout (SVG user units; the SVG scales to the page width).
 ROW, TOP, WIDTH = 24, 10, 900
@@ -105,7 +118,7 @@ def drawing(rule: str, *, outcome: str, code: str | None, reported: Any, expecte
             focus: Iterable[str] = (), reason: str = "", note: str = "", list_entry: str = "") -> dict[str, Any] | None:
     """The drawing model of one check. ``total`` names the checked fact (concept, fact, period, dims);
     ``focus`` the handles or fact ids to highlight (the queried fact)."""
-    kind = KINDS.get(rule, "evidence")  # another rule: its evidence facts as a table
+    kind = drawing_kind(rule)
     focus = tuple(f for f in focus if f)
     items = [_item(e, focus) for e in evidence if isinstance(e, Mapping)]
     rep, exp, tol = number(reported), number(expected), number(tolerance)
@@ -126,10 +139,7 @@ def drawing(rule: str, *, outcome: str, code: str | None, reported: Any, expecte
     if kind == "calc":
         out["svg"] = _calc_layout(out)
     elif kind == "sign":
-        element = _ELEMENT.search(code or "")
-        year = _LIST_YEAR.search(list_entry or "")
-        out["list_entry"] = {"element": element.group(1) if element else "", "year": year.group(1) if year else "",
-                             "text": list_entry}
+        out["list_entry"] = {"element": element_of(code), "text": list_entry}
         if not items and total_fact:  # a consistent sign check may carry no evidence: draw the fact itself
             out["entries"] = [_item({"concept": total.get("concept"), "fact": total_fact, "value": reported,
                                    "period": total.get("period")}, focus)]
@@ -155,6 +165,16 @@ def _calc_layout(d: dict[str, Any]) -> dict[str, Any]:
 
 # -- from an audit result ------------------------------------------------------------------------
 
+def _members_in(value: Any, into: dict[str, set[str]]) -> None:
+    """Member -> the axes it was shown under, from ``get_dimension_members`` results (``cubes[].axes[]``)."""
+    for cube in value.get("cubes") or () if isinstance(value, Mapping) else ():
+        for axis in cube.get("axes") or () if isinstance(cube, Mapping) else ():
+            if isinstance(axis, Mapping) and isinstance(axis.get("axis"), str):
+                for member in axis.get("members") or ():
+                    if isinstance(member, str):
+                        into.setdefault(member, set()).add(axis["axis"])
+
+
 def _handles_in(value: Any, into: dict[str, dict[str, Any]]) -> None:
     """Every ``{"fact": "F3", "concept": ..., "period": ..., "value": ...}`` found in a tool result."""
     if isinstance(value, Mapping):
@@ -173,13 +193,15 @@ def _handles_in(value: Any, into: dict[str, dict[str, Any]]) -> None:
 
 def checker_observations(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The checker results in the transcripts, in order: role, tool, observation, the handles the
-    auditor had seen by then, and the DQC 0015 list line ``get_concept`` showed it (if any)."""
+    auditor had seen by then, the axes of the members ``get_dimension_members`` had shown, and the
+    line ``get_concept`` showed for the checker's rule (for a sign check: the list entry)."""
     out: list[dict[str, Any]] = []
     for transcript in result.get("transcripts") or ():
         if not isinstance(transcript, Mapping):
             continue
         handles: dict[str, dict[str, Any]] = {}
-        list_line = axes_line = ""
+        member_axes: dict[str, set[str]] = {}
+        scope_lines: dict[str, str] = {}
         for rnd in transcript.get("rounds") or ():
             for step in rnd or ():
                 call = step.get("tool_call") if isinstance(step, Mapping) else None
@@ -187,17 +209,17 @@ def checker_observations(result: Mapping[str, Any]) -> list[dict[str, Any]]:
                     continue
                 res = call.get("result")
                 _handles_in(res, handles)
-                if call.get("tool") == "get_concept" and isinstance(res, Mapping):
-                    rules = res.get("rules")
-                    if isinstance(rules, Mapping) and isinstance(rules.get("0015"), str):
-                        list_line = rules["0015"]
-                    if isinstance(rules, Mapping) and isinstance(rules.get("0117"), str):
-                        axes_line = rules["0117"]
-                if call.get("tool") in CHECKER_RULES and isinstance(res, Mapping) and res.get("outcome"):
-                    out.append({"role": str(transcript.get("role") or ""), "tool": call["tool"],
-                                "rule": str(res.get("rule") or CHECKER_RULES[call["tool"]]), "obs": res,
-                                "handles": {k: dict(v) for k, v in handles.items()}, "list_line": list_line,
-                                "axes_line": axes_line})
+                if call.get("tool") == "get_dimension_members":
+                    _members_in(res, member_axes)
+                if call.get("tool") == "get_concept" and isinstance(res, Mapping) and isinstance(res.get("rules"), Mapping):
+                    scope_lines.update({r: line for r, line in res["rules"].items() if isinstance(line, str)})
+                rule = registry.rule_of_tool(str(call.get("tool")))
+                if rule is not None and isinstance(res, Mapping) and res.get("outcome"):
+                    rule = str(res.get("rule") or rule)
+                    out.append({"role": str(transcript.get("role") or ""), "tool": call["tool"], "rule": rule,
+                                "obs": res, "handles": {k: dict(v) for k, v in handles.items()},
+                                "member_axes": {m: set(a) for m, a in member_axes.items()},
+                                "scope_line": scope_lines.get(rule, "")})
     return out
 
 
@@ -246,28 +268,27 @@ def drawing_from_result(result: Mapping[str, Any], rule: str | None) -> dict[str
     d = drawing(chosen["rule"], outcome=str(obs.get("outcome") or ""), code=obs.get("code"),
                 reported=obs.get("reported"), expected=obs.get("expected"), tolerance=obs.get("tolerance"),
                 statement=obs.get("statement"), evidence=evidence, total=total, focus=(str(obs.get("fact") or ""),),
-                reason=str(obs.get("reason") or ""), note=str(obs.get("note") or ""), list_entry=chosen["list_line"])
+                reason=str(obs.get("reason") or ""), note=str(obs.get("note") or ""),
+                list_entry=chosen["scope_line"] if drawing_kind(chosen["rule"]) == Drawing.SIGN.value else "")
     if d is not None:
         d["source"] = f"{chosen['role']} auditor's {chosen['tool']}"
-        if d["kind"] == "members" and not d["axis"]:
-            d["axis"] = _axis(obs, evidence, chosen["axes_line"])
+        if d["kind"] == Drawing.MEMBER_TABLE.value and not d["axis"]:
+            d["axis"] = _axis(evidence, chosen["member_axes"])
     return d
 
 
-def _axis(obs: Mapping[str, Any], evidence: list[Any], axes_line: str) -> str:
-    """The axis of a member table when the observation does not name it: from the checker's reason
-    ("the members of AXIS add up to ..."), a member fact's dimensions, or the one axis ``get_concept`` named."""
-    if m := _MEMBERS_OF.search(str(obs.get("reason") or "")):
-        return m.group(1)
+def _axis(evidence: list[Any], member_axes: Mapping[str, set[str]]) -> str:
+    """The axis of a member table when the observation does not name it: a member fact's dimensions,
+    else the one axis the auditor was shown every summed member under (``get_dimension_members``)."""
     for e in evidence:
         dims = e.get("dimensions") if isinstance(e, Mapping) else None
         if isinstance(dims, Mapping):
             axes = [a for a, member in dims.items() if member == e.get("member")]
             if len(axes) == 1:
                 return str(axes[0])
-    if (m := _AXES.search(axes_line)) and "," not in m.group(1):
-        return m.group(1).strip()
-    return ""
+    shown = [member_axes.get(str(e.get("member"))) for e in evidence if isinstance(e, Mapping) and e.get("member")]
+    common = set.intersection(*shown) if shown and all(shown) else set()
+    return next(iter(common)) if len(common) == 1 else ""
 
 
 # -- from a filer's finding ----------------------------------------------------------------------
@@ -278,7 +299,7 @@ def drawing_from_finding(finding: Mapping[str, Any], list_entry: str = "") -> di
     total = {"fact": finding.get("fact_id"), "concept": finding.get("concept"), "period": finding.get("period"),
              "dims": finding.get("dimensions")}
     evidence = list(finding.get("evidence") or ())
-    if rule == "0015":  # the evidence is the fact itself: draw it with its period and dimensions
+    if drawing_kind(rule) == Drawing.SIGN.value:  # the evidence is the fact itself: draw it with its period and dimensions
         evidence = [{**e, "period": e.get("period") or finding.get("period")} for e in evidence if isinstance(e, Mapping)]
     return drawing(rule, outcome="violation", code=finding.get("code"), reported=finding.get("reported"),
                    expected=finding.get("expected"), tolerance=finding.get("tolerance"), statement=finding.get("role"),

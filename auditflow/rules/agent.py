@@ -7,7 +7,8 @@ A rule that is an agent tool says, in its own module, everything the auditors ar
 * ``scope``: what the rule would check of a concept, the line ``get_concept`` shows under ``rules``;
 * ``not_applicable``: why no check of the rule involves a fact, in the rule's own terms;
 * ``finding_reason`` and ``consistent_reason``: how a checker observation words a finding and a
-  consistent check whose record has no reason of its own.
+  consistent check whose record has no reason of its own;
+* ``conflict``: what the Senior names as the likely source when the auditors' codes of this rule differ.
 
 The rule's functions see the filing through :class:`AgentView`, which the environment layer
 implements (names as the auditors see them, role titles, a per-filing memo): the words stay the
@@ -64,6 +65,9 @@ class AgentTool:
     not_applicable: Callable[[AgentView, Fact], str] = _no_reason
     finding_reason: str = "{gap}"  # fields: gap ("E, not R: difference D exceeds the allowed T"), axis
     consistent_reason: str = "checked: consistent"  # fields: expected, tolerance
+    # When two auditors' reports differ on this rule's codes, the Senior's likely source of the conflict
+    # and its one-line reason (a ConflictSource of docs/protocol.md); None: the rule suggests none.
+    conflict: tuple[str, str] | None = None
 
     def word_finding(self, *, gap: str, axis: str) -> str:
         return self.finding_reason.format(gap=gap, axis=axis)

@@ -490,7 +490,8 @@ def _register() -> None:
         form_lookup=FORM_LOOKUP, needs_data_root=False,
         agent_tool=AgentTool(
             "check_dim_consistency", "DQC 0117: do the members of a statement table's axis add up to this total?", 2,
-            scope=scope, not_applicable=not_applicable_to, finding_reason="the members of {axis} add up to {gap}"),
+            scope=scope, not_applicable=not_applicable_to, finding_reason="the members of {axis} add up to {gap}",
+            conflict=("unresolved_dimensional_context", "the members of the table were read differently")),
         fix_hint=("The member facts on {axis} add up to {expected}, the total is {reported}. Correct the total or a "
                   "member's value, or tag an amount that is not part of this total with another member or concept."),
         drawing=Drawing.MEMBER_TABLE,

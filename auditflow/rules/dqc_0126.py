@@ -268,7 +268,8 @@ def _register() -> None:
             "check_calc_tree", "DQC 0126: does this total equal the weighted sum of its calculation "
             "children (statements without a table)?", 1, scope=scope, not_applicable=not_applicable_to,
             finding_reason="the calculation children add up to {gap}",
-            consistent_reason="the calculation children add up to {expected} (allowed difference {tolerance})"),
+            consistent_reason="the calculation children add up to {expected} (allowed difference {tolerance})",
+            conflict=("incomplete_calculation_neighbourhood", "the calculation children or their values were read differently")),
         fix_hint=("The weighted calculation children add up to {expected}, the total is {reported}. Correct the one "
                   "that is wrong: the total, a child's value, a child fact missing for this period, or a calculation "
                   "weight (\u22121 for an amount that is subtracted)."),

@@ -46,6 +46,18 @@ def dec_display(d: Decimal) -> str:
     return format(d, ",f") if usable(d) else str(d)
 
 
+def display_amount(value: Any) -> str:
+    """A JSON amount (a plain decimal string) for a reader, as :func:`dec_display` writes it; text as
+    is; empty for None."""
+    if value is None:
+        return ""
+    try:
+        number = Decimal(str(value).strip().replace(",", ""))
+    except ArithmeticError:
+        return str(value)
+    return dec_display(number) if number.is_finite() else str(value)
+
+
 def render_message(template: str, **params: Any) -> str:
     """Fill a rule's message template; a missing parameter is a programming error, so it raises."""
     return template.format(**params)

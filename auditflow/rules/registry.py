@@ -243,6 +243,21 @@ def agent_tools() -> list[tuple[str, AgentTool]]:
                   key=lambda rt: rt[1].order)
 
 
+def fix_for(finding: Mapping[str, Any]) -> str:
+    """What the filer is told to do about one finding (``Finding.to_json()``), from its rule's entry;
+    a rule the registry does not know (an older report's) gets the general hint."""
+    from auditflow.rules.finding import display_amount
+
+    try:
+        spec = get(str(finding.get("rule") or ""))
+    except AuditflowError:
+        return DEFAULT_FIX_HINT
+    axis = next((str(e["axis"]) for e in finding.get("evidence") or () if isinstance(e, Mapping) and e.get("axis")),
+                "the axis")
+    return spec.fix(concept=str(finding.get("concept") or ""), reported=display_amount(finding.get("reported")),
+                    expected=display_amount(finding.get("expected")), axis=axis)
+
+
 def message_codes() -> dict[str, str]:
     """Every registered message code -> its rule id."""
     return {code: r for r, s in rules().items() for code in s.messages}

@@ -47,8 +47,24 @@ def test_sign_check_shows_the_list_entry_from_get_concept() -> None:
     obs = {"rule": "0015", "fact": "F1", "outcome": "violation", "code": "DQC.US.0015.2944", "reported": "-5",
            "expected": "5", "tolerance": "0", "evidence": [{"fact": "F1", "concept": "x:AR", "value": "-5"}]}
     d = drawing_from_result(_result(("get_concept", concept), ("check_sign", obs)), "0015")
-    assert d["kind"] == "sign" and d["list_entry"]["element"] == "2944" and d["list_entry"]["year"] == "2024"
+    assert d["kind"] == "sign" and d["list_entry"]["element"] == "2944"
+    assert d["list_entry"]["text"] == concept["rules"]["0015"]  # the rule's own line, shown whole
     assert d["entries"][0]["negative"] and d["differs"]
+
+
+def test_a_member_table_takes_its_axis_from_the_members_the_auditor_was_shown() -> None:
+    """The observation names members, not their axis; get_dimension_members showed the axis."""
+    tables = {"cubes": [{"table": "x:T", "axes": [{"axis": "x:ClassAxis", "members": ["x:AMember", "x:BMember"]},
+                                                  {"axis": "x:OtherAxis", "members": ["x:CMember"]}]}]}
+    obs = {"rule": "0117", "fact": "F1", "outcome": "violation", "code": "DQC.US.0117.9574", "reported": "5",
+           "expected": "3", "tolerance": "2", "reason": "the members of x:ClassAxis add up to 3, not 5",
+           "evidence": [{"fact": "F2", "concept": "x:S", "value": "1", "member": "x:AMember"},
+                        {"fact": "F3", "concept": "x:S", "value": "2", "member": "x:BMember"}]}
+    d = drawing_from_result(_result(("get_dimension_members", tables), ("check_dim_consistency", obs)), "0117")
+    assert d["kind"] == "members" and d["axis"] == "x:ClassAxis"
+    # without that table the drawing does not guess from the words of the reason
+    d = drawing_from_result(_result(("check_dim_consistency", obs)), "0117")
+    assert d["axis"] == ""
 
 
 def test_no_checker_no_drawing() -> None:
