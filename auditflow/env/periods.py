@@ -30,6 +30,7 @@ from auditflow.xbrl.model import Period
 
 TOLERANCE_DAYS = 7  # a 52/53-week year ends on a weekday within a week of its nominal month end
 MAX_CANDIDATES = 5
+FIRST_YEAR, LAST_YEAR = 1900, 2199  # years a phrase may name; others are no period (and no date overflow)
 DEI = "http://xbrl.sec.gov/dei/"
 _DAY = dt.timedelta(days=1)
 
@@ -245,28 +246,38 @@ def _date(m: re.Match, p: str) -> dt.date | None:
     g = m.groupdict()
     try:
         if g.get(p + "m"):
-            return dt.date(int(g[p + "y"]), _MONTHS[g[p + "m"][:3].lower()], int(g[p + "d"]))
+            return _plausible(dt.date(int(g[p + "y"]), _MONTHS[g[p + "m"][:3].lower()], int(g[p + "d"])))
         if g.get(p + "iso"):
-            return dt.date.fromisoformat(g[p + "iso"])
+            return _plausible(dt.date.fromisoformat(g[p + "iso"]))
         if g.get(p + "us"):
             mo, day, yr = (int(x) for x in g[p + "us"].split("/"))
-            return dt.date(yr, mo, day)
+            return _plausible(dt.date(yr, mo, day))
         if g.get(p + "mm"):
             y, mo = int(g[p + "my"]), _MONTHS[g[p + "mm"][:3].lower()]
-            return dt.date(y, mo, _cal.monthrange(y, mo)[1])
+            return _plausible(dt.date(y, mo, _cal.monthrange(y, mo)[1]))
     except ValueError:  # "February 30, 2024": no date
         return None
     return None
 
 
 def _year(m: re.Match, p: str) -> tuple[int, str] | None:
-    """(year, "fiscal" | "calendar" | "either") of a :func:`_year_re` match."""
+    """(year, "fiscal" | "calendar" | "either") of a :func:`_year_re` match; None for a year no filing has."""
     g = m.groupdict()
     for key, basis in (("fy", "fiscal"), ("fy2", "fiscal"), ("cy", "calendar"), ("by", "either")):
         text = g.get(p + key)
         if text:
-            return (2000 + int(text) if len(text) == 2 else int(text)), basis
+            year = 2000 + int(text) if len(text) == 2 else int(text)
+            return (year, basis) if FIRST_YEAR <= year <= LAST_YEAR else None
     return None
+
+
+def _names_year(m: re.Match, p: str) -> bool:
+    """Whether the match holds a year at all (one :func:`_year` may have refused)."""
+    return any(m.groupdict().get(p + key) for key in ("fy", "fy2", "cy", "by"))
+
+
+def _plausible(d: dt.date) -> dt.date | None:
+    return d if FIRST_YEAR <= d.year <= LAST_YEAR else None
 
 
 def _quarter(m: re.Match, p: str) -> int:
@@ -442,6 +453,8 @@ def _r_relative_quarter(cal, m):  # "the latest quarter", "the prior quarter", "
 def _r_first_months(cal, m):  # "first nine months of fiscal 2023", "the first six months"
     months = _COUNT[m["fn"].lower()]
     y = _year(m, "e")
+    if y is None and _names_year(m, "e"):
+        return []
     if y is None:
         year, basis = _doc_year(cal), "fiscal"
     else:
@@ -454,6 +467,8 @@ def _r_first_months(cal, m):  # "first nine months of fiscal 2023", "the first s
 def _r_half(cal, m):  # "first half of 2024", "H1 2024", "1H24", "the second half of fiscal 2023"
     second = (m["h"] or "").lower().startswith(("second", "2")) or "2" in (m["hn"] or m["hn2"] or "")
     y = _year(m, "f")
+    if y is None and _names_year(m, "f"):
+        return []
     if y is None and m["hyy"]:
         y = (2000 + int(m["hyy"]), "either")
     year, basis = y if y is not None else (_doc_year(cal), "fiscal")
@@ -472,6 +487,8 @@ def _r_ytd(cal, m):  # "year to date", "YTD", "fiscal 2024 year-to-date"
         raise _NoCalendar("the filing gives no dei:DocumentPeriodEndDate")
     year = _doc_year(cal)
     y = _year(m, "g") or _year(m, "g2")
+    if y is None and (_names_year(m, "g") or _names_year(m, "g2")):
+        return []
     if y is not None and y[0] != year:
         return _year_readings(cal, y[0], y[1], m[0].strip())  # a past year "to date" is that whole year
     start = cal.fiscal.end(year - 1) + _DAY
@@ -509,7 +526,9 @@ def _r_period_end(cal, m):  # "the end of the quarter", "the balance sheet date"
 
 
 def _r_year(cal, m):  # "fiscal 2023", "FY2023", "2022", "the year 2022", "calendar 2023"
-    year, basis = _year(m, "y")
+    if (y := _year(m, "y")) is None:
+        return []
+    year, basis = y
     if basis == "either" and (word := re.match(r"the\s+(fiscal|calendar)\s", m[0], re.I)):  # "the fiscal year 2023"
         basis = word[1].lower()
     return _year_readings(cal, year, basis, m[0].strip())
@@ -603,21 +622,23 @@ def read_period(cal: FilingCalendar, text: str) -> PeriodReading:
         return PeriodReading(text, "", text.strip(), ())
     _, _, _, m, fn = best
     start, end = m.start(), m.end()
+    before = _INSTANT_BEFORE.search(norm[:start])
+    after = _INSTANT_AFTER.match(norm[end:])
     try:
         readings = fn(cal, m)
+        if before is not None:
+            start = before.start()
+            readings = [_instant(r, at_start=bool(before["start"])) for r in readings]
+        if after is not None:
+            end += after.end()
+            readings = [_instant(r, at_start=False) for r in readings]
+        ranked = _rank(cal, readings)
     except _NoCalendar as exc:
         raise ToolError("bad_arguments", f"{m[0].strip()!r} is relative to the document, but {exc}: name the year "
                         "(e.g. 'fiscal 2023')") from None
-    before = _INSTANT_BEFORE.search(norm[:start])
-    after = _INSTANT_AFTER.match(norm[end:])
-    if before is not None:
-        start = before.start()
-        readings = [_instant(r, at_start=bool(before["start"])) for r in readings]
-    if after is not None:
-        end += after.end()
-        readings = [_instant(r, at_start=False) for r in readings]
-    rest = _rest(text, start, end)
-    return PeriodReading(text, text[start:end].strip(), rest, _rank(cal, readings))
+    except (ValueError, OverflowError):  # a year no calendar holds ("fiscal 0000"): read as no period
+        ranked = ()
+    return PeriodReading(text, text[start:end].strip(), _rest(text, start, end), ranked)
 
 
 def _word_bounded(norm: str, m: re.Match) -> bool:
