@@ -13,9 +13,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Mapping
 
-from auditflow.agents.reports import InvalidReportError, normalise_number
+from auditflow.contract import InvalidReportError, normalise_number
 from auditflow.cases.errors import CaseSchemaError
-from auditflow.cases.schema import dotted, line_of
+from auditflow.cases.schema import dotted, line_of, quoted
 from auditflow.env.query import AuditQuery
 from auditflow.rules.finding import dec_str
 
@@ -173,7 +173,7 @@ def build_cases(data: Mapping[str, Any], *, file: Path, line_map: Mapping[tuple,
     for i, raw in enumerate(data["cases"]):
         path = ("cases", i)
         if raw["id"] in seen:
-            b.problem(path + ("id",), f"duplicate case id {raw['id']!r} (first used on line {seen[raw['id']]})")
+            b.problem(path + ("id",), f"duplicate case id {quoted(raw['id'])} (first used on line {seen[raw['id']]})")
         seen.setdefault(raw["id"], line_of(path, line_map))
         case = _case(b, {**defaults, **raw}, path, file, i)
         if case is not None:
@@ -246,7 +246,7 @@ def _check_tools(b: _Builder, tools: tuple[str, ...], path: tuple) -> None:
         if name not in TOOLS:
             close = difflib.get_close_matches(name, sorted(TOOLS), n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else f"; known tools: {', '.join(sorted(TOOLS))}"
-            b.problem(path + (i,), f"unknown tool {name!r}{hint}")
+            b.problem(path + (i,), f"unknown tool {quoted(name)}{hint}")
 
 
 def _inject(b: _Builder, raw: Mapping[str, Any], path: tuple) -> InjectSpec:

@@ -52,7 +52,7 @@ def run_case(case: AuditCase, settings: RunSettings, *, make: MakeModels = make_
     t0 = time.perf_counter()
     stats = new_stats()
     try:
-        env = case_environment(case, data_root=settings.data_root)
+        env = case_environment(case, data_root=settings.data_root, rootdir=settings.rootdir)
         models = make(settings.model, cache_dir=settings.cache_dir, record_mode=settings.record_mode,
                       case_id=case.id, stats=stats)
         result = run_audit(env, case.audit_query(), config=settings.config, models=models,

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 from typing import Any, Iterator, Mapping
 
-from auditflow.agents.reports import DECISIONS, RULE_CODE_PATTERN
+from auditflow.contract import DECISIONS, RULE_CODE_PATTERN
 from auditflow.cases.errors import CaseSchemaError
 
 SCHEMA_VERSION = 2  # version 1 files (structured queries only) are still read: v2 only adds fields
@@ -170,6 +171,23 @@ def dotted(path: Path_) -> str:
     return out
 
 
+# A value from a case file is quoted in messages at most about this long (strings and containers are
+# cut, with "..."; the longest US-GAAP names still show whole): one 30,000-character value behind 2,000
+# aliases once made a 60 MB message (issue 44).
+_QUOTE = reprlib.Repr()
+_QUOTE.maxstring = _QUOTE.maxother = 240
+_QUOTE.maxlist = _QUOTE.maxtuple = _QUOTE.maxdict = _QUOTE.maxset = 6
+_QUOTE.maxlevel = 3
+
+# At most this many problems of one file are kept; the rest are counted in one last line.
+MAX_PROBLEMS = 100
+
+
+def quoted(value: Any) -> str:
+    """``repr(value)``, cut to about 240 characters, without building the full repr first."""
+    return _QUOTE.repr(value)
+
+
 def _type_hint(value: Any, names: list[str]) -> str:
     """A hint for the YAML surprises authors hit: unquoted 0015 is a number, unquoted dates, floats."""
     if "string" in names and isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -184,18 +202,18 @@ def iter_errors(value: Any, schema: Mapping[str, Any], path: Path_ = ()) -> Iter
     if "type" in schema:
         names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         if not _type_ok(value, names):
-            yield path, (f"must be {' or '.join(names)}, got {_json_type(value)} {value!r}"
+            yield path, (f"must be {' or '.join(names)}, got {_json_type(value)} {quoted(value)}"
                          + _type_hint(value, names))
             return
     if "const" in schema and value != schema["const"]:
-        yield path, f"must be {schema['const']!r}, got {value!r}" + _described(schema)
+        yield path, f"must be {schema['const']!r}, got {quoted(value)}" + _described(schema)
     if "enum" in schema and value not in schema["enum"]:
-        yield path, f"must be one of {', '.join(map(str, schema['enum']))}, got {value!r}"
+        yield path, f"must be one of {', '.join(map(str, schema['enum']))}, got {quoted(value)}"
     if isinstance(value, str):
         if len(value) < schema.get("minLength", 0):
             yield path, "must not be empty"
         elif "pattern" in schema and not re.search(schema["pattern"], value):
-            yield path, f"{value!r} does not match {schema['pattern']}" + _described(schema)
+            yield path, f"{quoted(value)} does not match {schema['pattern']}" + _described(schema)
     if isinstance(value, list):
         yield from _array_errors(value, schema, path)
     if isinstance(value, dict):
@@ -210,11 +228,17 @@ def _array_errors(value: list, schema: Mapping[str, Any], path: Path_) -> Iterat
     if len(value) < schema.get("minItems", 0):
         yield path, f"needs at least {schema['minItems']} item(s)"
     if schema.get("uniqueItems"):
-        seen: list = []
+        hashed: set = set()  # a set, not a list: 100,000 aliased items once took minutes to compare
+        others: list = []
         for i, item in enumerate(value):
-            if item in seen:
-                yield path + (i,), f"{item!r} is listed twice"
-            seen.append(item)
+            try:
+                seen = item in hashed
+                hashed.add(item)
+            except TypeError:  # a list or mapping item (already a type error of its own)
+                seen = item in others
+                others.append(item)
+            if seen:
+                yield path + (i,), f"{quoted(item)} is listed twice"
     if "items" in schema:
         for i, item in enumerate(value):
             yield from iter_errors(item, schema["items"], path + (i,))
@@ -224,7 +248,7 @@ def _object_errors(value: dict, schema: Mapping[str, Any], path: Path_) -> Itera
     props: Mapping[str, Any] = schema.get("properties", {})
     for key in schema.get("required", ()):
         if key not in value:
-            yield path, f"missing required field {key!r}"
+            yield path, f"missing required field {quoted(key)}"
     extra = schema.get("additionalProperties", True)
     for key, item in value.items():
         if "propertyNames" in schema:
@@ -233,7 +257,7 @@ def _object_errors(value: dict, schema: Mapping[str, Any], path: Path_) -> Itera
         if key in props:
             yield from iter_errors(item, props[key], path + (key,))
         elif extra is False:
-            yield path + (key,), f"unknown field {key!r} (allowed: {', '.join(sorted(props)) or 'none'})"
+            yield path + (key,), f"unknown field {quoted(key)} (allowed: {', '.join(sorted(props)) or 'none'})"
         elif isinstance(extra, Mapping):
             yield from iter_errors(item, extra, path + (key,))
     for key, needed in schema.get("dependentRequired", {}).items():
@@ -267,7 +291,19 @@ def line_of(path: Path_, line_map: Mapping[Path_, int]) -> int:
 
 
 def _located(errors: Iterator[tuple[Path_, str]], file: str, line_map: Mapping[Path_, int]) -> list[CaseSchemaError]:
-    return [CaseSchemaError(file, line_of(p, line_map), dotted(p), msg) for p, msg in errors]
+    """The first :data:`MAX_PROBLEMS` errors, and a last line counting the rest (a file of aliases can
+    have a million wrong items: listing them all would cost hundreds of megabytes and help nobody)."""
+    found: list[CaseSchemaError] = []
+    more = 0
+    for p, msg in errors:
+        if len(found) < MAX_PROBLEMS:
+            found.append(CaseSchemaError(file, line_of(p, line_map), dotted(p), msg))
+        else:
+            more += 1
+    if more:
+        found.append(CaseSchemaError(file, found[-1].line, "", f"... and {more:,} more problems like these "
+                                                                 f"(only the first {MAX_PROBLEMS} are listed)"))
+    return found
 
 
 def _check_keywords(schema: Any) -> None:

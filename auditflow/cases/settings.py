@@ -19,6 +19,7 @@ class RunSettings:
     judge_model: str | None = None
     prompts: str | None = None  # a prompt profile: a built-in name or a YAML file (None: the model's default)
     shuffle: int | None = None  # seed permuting every list observation (None: the tools' order)
+    rootdir: Path | None = None  # the project's root (pytest's rootdir): a case's filing may lie under it
 
     def profile(self):
         """The prompt profile these settings run with (loaded, so a bad file fails before any case)."""

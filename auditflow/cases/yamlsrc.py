@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from auditflow.cases.errors import CaseFileError, CaseSchemaError
-from auditflow.cases.schema import dotted
+from auditflow.cases.schema import dotted, quoted
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
@@ -40,10 +40,15 @@ class YamlDoc:
 
 # Limits no real case file comes near (the largest committed one has a few thousand nodes, depth < 10).
 # An alias bomb (a few hundred bytes whose aliases expand to billions of nodes) and deep flow nesting
-# are refused with a clear error instead of hanging or exhausting the recursion limit.
+# are refused with a clear error instead of hanging or exhausting the recursion limit. Nodes alone do
+# not bound the size: 2,000 aliases to one 30,000-character string are 2,000 nodes but 60 million
+# characters, which every message quoting them copied (issue 44). So the characters of the scalars,
+# keys included, are counted through the aliases too, against the file limit: a document without
+# aliases never has more characters in its scalars than in its text.
 MAX_EXPANDED_NODES = 1_000_000
 MAX_DEPTH = 64
 MAX_TEXT = 16 * 1024 * 1024
+MAX_EXPANDED_CHARS = MAX_TEXT
 
 
 def parse_yaml(text: str, *, file: str) -> YamlDoc:
@@ -92,11 +97,12 @@ def _clip(text: str, limit: int = 300) -> str:
 
 
 def _check_size(root: yaml.Node, file: str) -> None:
-    """Refuse a node tree deeper than MAX_DEPTH or whose aliases expand past MAX_EXPANDED_NODES.
+    """Refuse a node tree deeper than MAX_DEPTH, or whose aliases expand past MAX_EXPANDED_NODES nodes
+    or MAX_EXPANDED_CHARS characters of scalars.
 
     Aliased nodes are the same object, so the expanded size is counted once per node (memoised) and the
     check costs the size of the file, not of the expansion."""
-    size: dict[int, int] = {}
+    size: dict[int, tuple[int, int]] = {}  # id(node) -> (nodes, characters) of its expansion
     stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
     while stack:
         node, depth, done = stack.pop()
@@ -104,14 +110,20 @@ def _check_size(root: yaml.Node, file: str) -> None:
             raise _refused(file, node.start_mark.line + 1, f"the YAML is nested more than {MAX_DEPTH} levels deep")
         children = _children(node)
         if done:
-            size[id(node)] = min(MAX_EXPANDED_NODES + 1, 1 + sum(size[id(c)] for c in children))
-            if size[id(node)] > MAX_EXPANDED_NODES:
+            nodes = 1 + sum(size[id(c)][0] for c in children)
+            chars = len(node.value) if isinstance(node, yaml.ScalarNode) else sum(size[id(c)][1] for c in children)
+            size[id(node)] = (min(nodes, MAX_EXPANDED_NODES + 1), min(chars, MAX_EXPANDED_CHARS + 1))
+            if nodes > MAX_EXPANDED_NODES:
                 raise _refused(file, node.start_mark.line + 1, "the YAML's aliases expand to more than "
                                f"{MAX_EXPANDED_NODES:,} nodes (an alias bomb)")
+            if chars > MAX_EXPANDED_CHARS:
+                raise _refused(file, node.start_mark.line + 1, "the YAML's aliases expand to more than "
+                               f"{MAX_EXPANDED_CHARS:,} characters (an alias bomb: each alias repeats "
+                               "its anchor's text)")
             continue
         if id(node) in size:
             continue
-        size[id(node)] = 0  # in progress: a recursive alias counts as nothing more
+        size[id(node)] = (0, 0)  # in progress: a recursive alias counts as nothing more
         stack.append((node, depth, True))
         stack.extend((c, depth + 1, False) for c in children if id(c) not in size)
 
@@ -132,14 +144,14 @@ def _walk(node: yaml.Node, path: tuple, doc: YamlDoc, file: str, seen: set[int])
         return
     seen.add(id(node))
     if isinstance(node, yaml.MappingNode):
-        seen: set = set()
+        keys: set = set()  # its own name: it once shadowed ``seen``, so aliased mappings were walked again
         for key_node, value_node in node.value:
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.start_mark)
             sub = path + (key,)
-            if key in seen:
+            if key in keys:
                 doc.duplicates.append(CaseSchemaError(file, key_node.start_mark.line + 1, dotted(sub),
-                                                      f"duplicate key {key!r} (YAML would keep only the last one)"))
-            seen.add(key)
+                                                      f"duplicate key {quoted(key)} (YAML would keep only the last one)"))
+            keys.add(key)
             doc.line_map[sub] = key_node.start_mark.line + 1
             _walk(value_node, sub, doc, file, seen)
     elif isinstance(node, yaml.SequenceNode):

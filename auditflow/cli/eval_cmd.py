@@ -137,7 +137,7 @@ def run_eval_cmd(args) -> int:
                                   *(["--notes", project.display(Path(args.notes))] if args.notes else []),
                                   *(x for b in beside for x in ("--with-results", b.path))])
     base = RunSettings(model=model, record_mode=args.record_mode, cache_dir=cache_dir, data_root=data_root,
-                       prompts=args.prompts, shuffle=args.shuffle)
+                       prompts=args.prompts, shuffle=args.shuffle, rootdir=project.rootdir)
     base.profile()  # a bad profile file is one error before anything runs
     redact = Redactor.of(cache_dir=cache_dir, data_root=data_root, rootdir=project.rootdir)
     runnable = [kc for kc in case_set.cases if missing_requirement(kc, data_root) is None]

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from auditflow.cases.errors import CaseInputError
+from auditflow.cases.root_parts import check_case_root
 from auditflow.cases.settings import RunSettings
 from auditflow.eval.collect import KeyedCase
 from auditflow.eval.plan import EvalConfig
@@ -56,8 +57,8 @@ def missing_requirement(kc: KeyedCase, data_root: Path | None) -> str | None:
 class _FilingLoader:
     """Builds each filing's environment once, whatever the number of threads asking for it."""
 
-    def __init__(self, data_root: Path | None) -> None:
-        self.data_root = data_root
+    def __init__(self, data_root: Path | None, rootdir: Path | None = None) -> None:
+        self.data_root, self.rootdir = data_root, rootdir
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
 
@@ -65,7 +66,8 @@ class _FilingLoader:
         from auditflow.cases.filings import resolve_filing
 
         try:
-            return str(resolve_filing(kc.case.filing, case_dir=kc.case.file.parent, data_root=self.data_root))
+            return str(resolve_filing(kc.case.filing, case_dir=kc.case.file.parent, data_root=self.data_root,
+                                      rootdir=self.rootdir))
         except CaseInputError:
             return ""  # run_case reports it as the case's input error
 
@@ -105,9 +107,12 @@ def run_eval(cases: Sequence[KeyedCase], configs: Sequence[EvalConfig], base: Ru
     from auditflow.llm.concurrency import run_cases
 
     run = run_one or run_case
+    # a data root that lacks what these cases read would turn every case into a cache miss: one error instead
+    check_case_root(base.data_root, how="auditflow eval", option="--data-root",
+                    cases=[kc.case for kc in cases])
     skipped = tuple(SkippedCase(kc.key, why) for kc in cases if (why := missing_requirement(kc, base.data_root)))
     runnable = [kc for kc in cases if not missing_requirement(kc, base.data_root)]
-    loader = _FilingLoader(base.data_root)
+    loader = _FilingLoader(base.data_root, base.rootdir)
     paths = {kc.key: loader.path_of(kc) for kc in runnable}
     settings = {c.name: replace(base, model=c.model, config=c.protocol,
                                 prompts=c.prompts if c.prompts is not None else base.prompts,
