@@ -28,7 +28,6 @@ from auditflow.env.periods import without_phrase
 from auditflow.env.phrases import PeriodWords
 from auditflow.env.query import parse_period
 
-SWITCH = "resolve_period"  # the tool whose presence turns this reading on
 MAX_PERIOD_TRIES = 3
 
 

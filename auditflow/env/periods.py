@@ -218,9 +218,11 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
 
 
 def _date_re(p: str) -> str:
-    """A full date: "September 30, 2024", "Sept. 30 2024", "2024-09-30", "9/30/2024"."""
-    return (rf"(?:(?P<{p}m>{_MONTH})\s+(?P<{p}d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<{p}y>\d{{4}})"
-            rf"|(?P<{p}iso>\d{{4}}-\d{{2}}-\d{{2}})|(?P<{p}us>\d{{1,2}}/\d{{1,2}}/\d{{4}}))")
+    """A full date: "September 30, 2024", "Sept. 30 2024", "Jun 30 '25", "30 June 2025", "31-Dec-23",
+    "2024-09-30", "9/30/2024", "6/30/25"."""
+    return (rf"(?:(?P<{p}m>{_MONTH})\s+(?P<{p}d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<{p}y>\d{{4}}|'\d{{2}})(?!\d)"
+            rf"|(?P<{p}df>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+|-)(?P<{p}dm>{_MONTH})(?:,?\s+|-)(?P<{p}dy>\d{{4}}|\d{{2}})(?!\d)"
+            rf"|(?P<{p}iso>\d{{4}}-\d{{2}}-\d{{2}})|(?P<{p}us>\d{{1,2}}/\d{{1,2}}/(?:\d{{4}}|\d{{2}}))(?!\d))")
 
 
 def _month_year_re(p: str) -> str:
@@ -235,7 +237,7 @@ def _year_re(p: str) -> str:
             rf"|(?:calendar(?:\s+year)?\s+|cy\s*'?)(?P<{p}cy>\d{{4}}|\d{{2}})(?!\d)|(?<![\d$,.-])(?P<{p}by>(?:19|20)\d{{2}})(?!\d|-\d|,\d{{3}}))")
 
 
-_QUARTER = r"(?:q(?P<{p}q>[1-4])|(?P<{p}qw>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?P<{p}qf>fiscal\s+)?quarter|(?P<{p}qn>[1-4])q)"
+_QUARTER = r"(?:(?P<{p}qf0>fiscal\s+|f)?q(?P<{p}q>[1-4])|(?P<{p}qw>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?P<{p}qf>fiscal\s+)?quarter|(?P<{p}qn>[1-4])q)"
 
 
 def _quarter_re(p: str) -> str:
@@ -246,18 +248,26 @@ def _date(m: re.Match, p: str) -> dt.date | None:
     g = m.groupdict()
     try:
         if g.get(p + "m"):
-            return _plausible(dt.date(int(g[p + "y"]), _MONTHS[g[p + "m"][:3].lower()], int(g[p + "d"])))
+            return _plausible(dt.date(_full_year(g[p + "y"]), _MONTHS[g[p + "m"][:3].lower()], int(g[p + "d"])))
+        if g.get(p + "dm"):
+            return _plausible(dt.date(_full_year(g[p + "dy"]), _MONTHS[g[p + "dm"][:3].lower()], int(g[p + "df"])))
         if g.get(p + "iso"):
             return _plausible(dt.date.fromisoformat(g[p + "iso"]))
         if g.get(p + "us"):
-            mo, day, yr = (int(x) for x in g[p + "us"].split("/"))
-            return _plausible(dt.date(yr, mo, day))
+            mo, day, yr = g[p + "us"].split("/")
+            return _plausible(dt.date(_full_year(yr), int(mo), int(day)))
         if g.get(p + "mm"):
             y, mo = int(g[p + "my"]), _MONTHS[g[p + "mm"][:3].lower()]
             return _plausible(dt.date(y, mo, _cal.monthrange(y, mo)[1]))
     except ValueError:  # "February 30, 2024": no date
         return None
     return None
+
+
+def _full_year(text: str) -> int:
+    """``2024`` or a two-digit year ("'25", "23") in this century."""
+    digits = text.lstrip("'")
+    return 2000 + int(digits) if len(digits) == 2 else int(digits)
 
 
 def _year(m: re.Match, p: str) -> tuple[int, str] | None:
@@ -348,6 +358,8 @@ def _span_months(m: re.Match) -> int:
         return _COUNT[g["sn"].lower()]
     if g.get("sw"):
         return _WEEKS[g["sw"]]
+    if g.get("sm"):
+        return int(g["sm"])
     if g.get("shalf"):
         return 6
     if g.get("sqq") or g.get("sfq"):
@@ -404,7 +416,7 @@ def _r_quarter_year(cal, m, p="a"):  # "Q2 2024", "third quarter of fiscal 2023"
     year, basis = _year(m, p) or (None, "either")
     if year is None:
         return []
-    if m.groupdict().get(p + "qf"):
+    if m.groupdict().get(p + "qf") or m.groupdict().get(p + "qf0"):
         basis = "fiscal"
     return _quarter_readings(cal, year, _quarter(m, p), basis, m[0].strip())
 
@@ -451,7 +463,7 @@ def _r_relative_quarter(cal, m):  # "the latest quarter", "the prior quarter", "
 
 
 def _r_first_months(cal, m):  # "first nine months of fiscal 2023", "the first six months"
-    months = _COUNT[m["fn"].lower()]
+    months = _COUNT[m["fn"].lower()] if m["fn"] else 3 * {"two": 2, "2": 2, "three": 3, "3": 3}[m["fq"].lower()]
     y = _year(m, "e")
     if y is None and _names_year(m, "e"):
         return []
@@ -495,6 +507,41 @@ def _r_ytd(cal, m):  # "year to date", "YTD", "fiscal 2024 year-to-date"
     p = Period(start, cal.document_end)
     return [_Reading(p, f"{m[0].strip()} = fiscal {year} from its start to the document's end, {p.start} to {p.end} "
                         f"({cal.fye_words()})")]
+
+
+def _r_ytd_quarter(cal, m):  # "YTD Q3 FY24", "year to date through fiscal Q3 2022": the first 3, 6 or 9 months
+    q = _quarter(m, "u")
+    y = _year(m, "u") or ((2000 + int(m["uyy"]), "either") if m["uyy"] else None)
+    if y is None and _names_year(m, "u"):
+        return []
+    year, basis = y if y is not None else (_doc_year(cal), "fiscal")
+    if m.groupdict().get("uqf") or m.groupdict().get("uqf0"):
+        basis = "fiscal"
+    if q == 4:
+        return _year_readings(cal, year, basis, m[0].strip())
+    return _first_readings(cal, year, 3 * q, basis, m[0].strip())
+
+
+def _r_months_short(cal, m):  # "9M FY23", "9M22", "6M24": the first n months of the year
+    y = _year(m, "n") or ((2000 + int(m["nyy"]), "either") if m["nyy"] else None)
+    if y is None:
+        return []
+    months = int(m["mn"])
+    if months == 12:
+        return _year_readings(cal, y[0], y[1], m[0].strip())
+    return _first_readings(cal, y[0], months, y[1], m[0].strip())
+
+
+def _r_year_end_short(cal, m):  # "FYE20", "YE22", "FYE 2023": the end of that (fiscal) year
+    year = _full_year(m["yey"])
+    if not FIRST_YEAR <= year <= LAST_YEAR:
+        return []
+    said = m[0].strip()
+
+    def build(shape: _Shape, word: str) -> tuple[Period, str]:
+        d = shape.end(year)
+        return Period(None, d), f"{said} = the end of {word + ' ' if word else ''}{year}, {d}"
+    return _by_basis(cal, "fiscal" if m["yef"] else "either", build)
 
 
 def _r_year_end(cal, m):  # "at year-end 2023", "fiscal 2022 year end"
@@ -562,10 +609,11 @@ _RULES: tuple[tuple[str, re.Pattern, Callable], ...] = tuple((name, re.compile(r
     ("span", r"(?:(?P<sn>three|six|nine|twelve|3|6|9|12)[\s-]+months?|(?P<sw>13|26|39|52|53)[\s-]+weeks?"
              r"|(?P<shalf>(?:first\s+|second\s+)?half[\s-]+year|(?:first\s+|second\s+)?half)"
              r"|(?:(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?)?(?P<sqq>quarter)|(?P<sfq>fiscal\s+quarter)"
-             rf"|(?P<sy>(?:fiscal\s+)?year))\s+(?:that\s+)?(?:ended|ending|through|thru|to)\s+(?:on\s+)?"
+             r"|(?P<sm>3|6|9|12)m"
+             rf"|(?P<sy>(?:fiscal\s+)?year|fy))\s+(?:that\s+)?(?:ended|ending|through|thru|to)\s+(?:on\s+)?"
              rf"(?:{_date_re('t')}|{_month_year_re('t')})", _r_span),
-    ("date", rf"(?:(?P<iat>as\s+of|at|on)\s+(?:the\s+)?)?{_date_re('i')}", _r_date),
-    ("month_instant", rf"(?:as\s+of|at)\s+(?:the\s+end\s+of\s+)?{_month_year_re('j')}", _r_month_instant),
+    ("date", rf"(?:(?P<iat>as\s+(?:of|at)|at|on)\s+(?:the\s+)?)?{_date_re('i')}", _r_date),
+    ("month_instant", rf"(?:as\s+(?:of|at)|at)\s+(?:the\s+end\s+of\s+)?{_month_year_re('j')}", _r_month_instant),
     ("quarter_year", rf"{_quarter_re('a')}(?:\s+of)?(?:\s+the)?,?\s*{_YEAR_Q}", _r_quarter_year),
     ("year_quarter", rf"{_year_re('b')},?\s+{_quarter_re('b')}", _r_year_quarter),
     ("quarter_short", rf"(?<![\w])(?:q(?P<hq>[1-4])|(?P<hqn>[1-4])q)\s*'?(?P<syy>\d{{2}})(?!\d)", _r_quarter_short),
@@ -576,11 +624,16 @@ _RULES: tuple[tuple[str, re.Pattern, Callable], ...] = tuple((name, re.compile(r
                          r"|(?:same|comparable|corresponding)\s+quarter\s+(?:of\s+|in\s+)?(?:the\s+)?(?P<rqyear>last|prior|previous)\s+year"
                          r"|(?:prior|last)[\s-]+year(?:'s)?\s+quarter|year[\s-]+ago\s+quarter"
                          r"|(?:last|latest|most\s+recent|current|this|reported)\s+quarter)", _r_relative_quarter),
-    ("first_months", rf"(?:the\s+)?(?:first|1st)\s+(?P<fn>three|six|nine|twelve|3|6|9|12)\s+months(?:\s+(?:of|in)\s+(?:the\s+)?{_year_re('e')})?",
+    ("first_months", rf"(?:the\s+)?(?:first|1st)\s+(?:(?P<fn>three|six|nine|twelve|3|6|9|12)\s+months|(?P<fq>two|three|2|3)\s+"
+                     rf"(?:fiscal\s+)?quarters)(?:\s+(?:of|in)\s+(?:the\s+)?{_year_re('e')})?",
      _r_first_months),
     ("half", rf"(?:the\s+)?(?:(?P<h>first|1st|second|2nd)\s+half(?:[\s-]+year)?(?:\s+(?:of|in))?(?:\s+the)?\s*"
              rf"|(?<![\w])h(?P<hn>[12])\s*'?|(?<![\w])(?P<hn2>[12])h\s*'?)(?:{_year_re('f')}|(?P<hyy>\d{{2}})(?!\d))?", _r_half),
     ("ytd", rf"(?:(?:{_year_re('g')})\s+)?(?:fiscal\s+)?(?:year[\s-]+to[\s-]+date|ytd)(?:\s+(?:of\s+|in\s+)?{_year_re('g2')})?", _r_ytd),
+    ("ytd_quarter", rf"(?:ytd|year[\s-]+to[\s-]+date)\s+(?:through\s+|thru\s+|to\s+)?(?:the\s+)?{_quarter_re('u')}"
+                    rf"(?:(?:\s+of)?,?\s*{_year_re('u')}|\s*'(?P<uyy>\d{{2}})(?!\d))?", _r_ytd_quarter),
+    ("months_short", rf"(?<![\w])(?P<mn>3|6|9|12)m\s*(?:{_year_re('n')}|'?(?P<nyy>\d{{2}})(?!\d))", _r_months_short),
+    ("year_end_short", r"(?<![\w])(?P<yef>f)?ye\s*'?(?P<yey>\d{4}|\d{2})(?!\d)", _r_year_end_short),
     ("year_end", rf"(?:(?:fiscal\s+)?year[\s-]+end(?:ed)?(?:\s+of)?\s+{_year_re('k')}|{_year_re('k2')}\s+(?:fiscal\s+)?year[\s-]+end)",
      _r_year_end),
     ("relative_year_end", r"(?:the\s+)?(?:(?P<ryprior>prior|previous|preceding|last)[\s-]+(?:fiscal\s+)?year[\s-]+end"
@@ -593,8 +646,8 @@ _RULES: tuple[tuple[str, re.Pattern, Callable], ...] = tuple((name, re.compile(r
 ))
 
 
-_INSTANT_BEFORE = re.compile(r"(?:(?:at|as\s+of|by|on)\s+)?(?:the\s+)?(?:(?P<end>end|close)|(?P<start>beginning|start|opening))\s+of\s+"
-                             r"(?:the\s+)?$", re.I)
+_INSTANT_BEFORE = re.compile(r"(?:(?:at|as\s+(?:of|at)|by|on)\s+)?(?:the\s+)?(?:(?P<end>end|close)|(?P<start>beginning|start|opening))"
+                             r"(?:\s+of\s+(?:the\s+)?|-)$", re.I)
 _INSTANT_AFTER = re.compile(r"^(?:'s)?\s*(?:consolidated\s+)?(?:balance\s+sheets?|statements?\s+of\s+financial\s+position)", re.I)
 _NORMALISE = str.maketrans({"\u2019": "'", "\u2018": "'", "\u2013": "-", "\u2014": "-", "\u00a0": " "})
 _LEFTOVER = re.compile(r"(?:\s+|^)(?:in|for|during|of|at|as\s+of|on|over|from|the|by|through|since)\s*$", re.I)

@@ -23,6 +23,7 @@ FILINGS = {
     "amzn10k": "filings/amzn-10k-2022-12-31",
     "ncmi10k": "filings-rolled/ncmi-10k-2023-12-28",  # December 52/53-week year (--12-28)
     "tol10k": "filings-rolled/tol-10k-2023-10-31",  # October fiscal year, month-end quarters
+    "upxi10q": "filings-rolled/upxi-10q-2023-09-30",  # June fiscal year: its Q1 FY2024 ended September 30, 2023
 }
 
 
@@ -252,6 +253,29 @@ def test_year_end_in_a_quarterly_report_is_the_last_completed_one(calendars):
 def test_a_date_the_filing_lacks_by_days_comes_with_the_nearest(calendars):
     first, _ = top(calendars, "ncmi10k", "as of December 31, 2023")
     assert first.notation == "2023-12-28" and "nearest is 2023-12-28" in first.reason
+
+
+# -- analyst shorthand and other date spellings ---------------------------------------------------------
+@pytest.mark.parametrize("name, text, expected", [
+    ("tsla10q", "cash as at 30 June 2024", "2024-06-30"),
+    ("tsla10q", "BS 31-Dec-23 inventory", "2023-12-31"),
+    ("tsla10q", "inventory 6/30/24", "2024-06-30"),
+    ("tsla10q", "on the Jun 30 '24 balance sheet", "2024-06-30"),
+    ("tsla10q", "6M ended Jun 30 '24", "2024-01-01..2024-06-30"),
+    ("tsla10q", "end-Q2 2024", "2024-06-30"),
+    ("tsla10q", "YE23", "2023-12-31"),
+    ("nflx10q", "over the first three quarters of 2024", "2024-01-01..2024-09-30"),
+    ("nflx10q", "YTD Q3 FY24", "2024-01-01..2024-09-30"),
+    ("nflx10q", "year to date through Q3 2023", "2023-01-01..2023-09-30"),
+    ("nflx10q", "9M24 revenue", "2024-01-01..2024-09-30"),
+    ("amzn10k", "FY ended 31-Dec-22", "2022-01-01..2022-12-31"),
+    ("aapl10k", "FYE23", "2023-09-30"),
+    ("aapl10k", "as at 24 September 2022", "2022-09-24"),
+    ("upxi10q", "at the end of fiscal Q1 2024", "2023-09-30"),
+])
+def test_shorthand_and_date_spellings(calendars, name, text, expected):
+    first, _ = top(calendars, name, text)
+    assert first.notation == expected
 
 
 # -- nothing to read, and the tool -------------------------------------------------------------------------
