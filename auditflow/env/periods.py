@@ -22,7 +22,7 @@ import calendar as _cal
 import datetime as dt
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Callable, Mapping
 
 from auditflow.env.envcache import memo
 from auditflow.env.tool_base import Tool, ToolContext, ToolError, object_schema
@@ -616,7 +616,7 @@ _RULES: tuple[tuple[str, re.Pattern, Callable], ...] = tuple((name, re.compile(r
     ("month_instant", rf"(?:as\s+(?:of|at)|at)\s+(?:the\s+end\s+of\s+)?{_month_year_re('j')}", _r_month_instant),
     ("quarter_year", rf"{_quarter_re('a')}(?:\s+of)?(?:\s+the)?,?\s*{_YEAR_Q}", _r_quarter_year),
     ("year_quarter", rf"{_year_re('b')},?\s+{_quarter_re('b')}", _r_year_quarter),
-    ("quarter_short", rf"(?<![\w])(?:q(?P<hq>[1-4])|(?P<hqn>[1-4])q)\s*'?(?P<syy>\d{{2}})(?!\d)", _r_quarter_short),
+    ("quarter_short", r"(?<![\w])(?:q(?P<hq>[1-4])|(?P<hqn>[1-4])q)\s*'?(?P<syy>\d{2})(?!\d)", _r_quarter_short),
     ("quarter", rf"(?<![\w]){_quarter_re('c')}(?![\w])", _r_quarter_alone),
     ("month_quarter", rf"(?:the\s+)?(?:{_month_year_re('d')}\s+quarter|quarter\s+(?:ended|ending)\s+(?:in\s+)?{_month_year_re('d2')})",
      _r_month_quarter),
