@@ -11,7 +11,8 @@ Tool sets are versioned, and a prompt profile chooses one (docs/prompt-profiles.
 tools' names, descriptions, schemas and observations reach the model, so changing a tool would change
 the cache key of every recorded conversation that used it. Version 1 is the set the recordings were
 made with and stays byte for byte as it is (``ALL_TOOLS``, ``TOOLS``, ``STATIC``... name it); version 2
-searches concepts by meaning (:mod:`auditflow.env.search_tool`).
+searches concepts by meaning (:mod:`auditflow.env.search_tool`) and resolves period phrases and member
+words (``resolve_period``, :mod:`auditflow.env.periods`; ``resolve_member``, :mod:`auditflow.env.members`).
 
 :func:`run_tool` is where "never an exception" is enforced: schema problems, resolution problems
 (:class:`ToolError`) and, as a last resort, bugs all come back as ``{"error": {...}}`` observations,
@@ -25,6 +26,8 @@ from typing import Any
 
 from auditflow.env.check_tools import CHECK_TOOLS
 from auditflow.env.dynamic_tools import DYNAMIC_TOOLS
+from auditflow.env.members import MEMBER_TOOLS
+from auditflow.env.periods import PERIOD_TOOLS
 from auditflow.env.schema import validate
 from auditflow.env.search_tool import SEARCH_BY_MEANING
 from auditflow.env.static_tools import STATIC_TOOLS
@@ -56,7 +59,9 @@ class ToolSet:
 
 
 TOOLSET_V1 = ToolSet(1, STATIC_TOOLS, DYNAMIC_TOOLS, CHECK_TOOLS)
-TOOLSET_V2 = ToolSet(2, (SEARCH_BY_MEANING,) + STATIC_TOOLS[1:], DYNAMIC_TOOLS, CHECK_TOOLS)
+# version 2: search_concepts by meaning in version 1's place, and the period and member resolvers (static:
+# they read the filing's calendar and axes, not its facts, so Compliance has them too)
+TOOLSET_V2 = ToolSet(2, (SEARCH_BY_MEANING,) + STATIC_TOOLS[1:] + PERIOD_TOOLS + MEMBER_TOOLS, DYNAMIC_TOOLS, CHECK_TOOLS)
 TOOL_SETS: dict[int, ToolSet] = {1: TOOLSET_V1, 2: TOOLSET_V2}
 
 

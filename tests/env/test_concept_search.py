@@ -154,6 +154,9 @@ def test_version_1_is_the_registry_as_recorded():
     assert tool_set(1) is TOOLSET_V1 and tool_set(2) is TOOLSET_V2
     with pytest.raises(ValueError, match="no tool set version 3"):
         tool_set(3)
+    assert TOOLSET_V2.names("static") == ("search_concepts", "get_concept", "get_calc_children", "get_calc_parents",
+                                          "get_dimension_members", "resolve_period", "resolve_member")
+    assert TOOLSET_V2.dynamic == TOOLSET_V1.dynamic and TOOLSET_V2.checks == TOOLSET_V1.checks
     assert TOOLSET_V2.by_name["search_concepts"].input_schema["required"] == ["text"]
     assert TOOLSET_V2.by_name["search_concepts"].description != TOOLS["search_concepts"].description
 
