@@ -27,9 +27,9 @@ from auditflow.agents.profile import PromptProfile, load_profile
 from auditflow.agents.prompts import FINAL_REPORT, final_report_tool
 from auditflow.agents.protocol import RunContext, compiled_graph
 from auditflow.agents.reports import (
-    JUNIOR_REPORT_SCHEMA, AgentTranscript, AuditResult, EvidenceStep, InvalidReportError, TranscriptStep, fusion_input,
-    normalise_number, parse_junior_report,
+    JUNIOR_REPORT_SCHEMA, AgentTranscript, AuditResult, EvidenceStep, TranscriptStep, fusion_input, parse_junior_report,
 )
+from auditflow.contract import InvalidReportError, normalise_number
 from auditflow.agents.senior import describe_fact, grounded
 from auditflow.env.query import AuditQuery, QueryError
 from auditflow.env.session import AuditSession

@@ -33,6 +33,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal, Sequence
 
+from auditflow.contract import DIGITS, rounded
 from auditflow.errors import AuditflowError
 
 CONSISTENT = "consistent"
@@ -42,7 +43,7 @@ HYPOTHESES: tuple[str, str] = (CONSISTENT, VIOLATION)
 Hypothesis = Literal["consistent", "violation"]
 
 TOLERANCE = 1e-9
-DIGITS = 6
+
 DEFAULT_CHECKER_RELIABILITY = 0.99
 
 
@@ -52,11 +53,6 @@ class FusionError(AuditflowError):
 
 class TotalConflictError(FusionError):
     """K = 1: the sources contradict each other categorically; escalate instead of fusing."""
-
-
-def rounded(x: float) -> float:
-    """``x`` to 6 decimals for artifacts (``-0.0`` becomes ``0.0``) so that reruns diff cleanly."""
-    return round(float(x), DIGITS) + 0.0
 
 
 def _unit(name: str, value: float) -> float:

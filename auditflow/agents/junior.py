@@ -14,9 +14,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from auditflow.agents.observations import guided_view
 from auditflow.agents.profile import PromptProfile
 from auditflow.agents.prompts import FINAL_REPORT
-from auditflow.agents.reports import (
-    EvidenceStep, InvalidReportError, JuniorReport, ToolCall, TranscriptStep, parse_junior_report,
-)
+from auditflow.agents.reports import EvidenceStep, JuniorReport, ToolCall, TranscriptStep, parse_junior_report
+from auditflow.contract import InvalidReportError
 from auditflow.env.session import AuditSession
 
 MAX_STEPS = 14

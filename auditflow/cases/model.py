@@ -13,7 +13,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Mapping
 
-from auditflow.agents.reports import InvalidReportError, normalise_number
+from auditflow.contract import InvalidReportError, normalise_number
 from auditflow.cases.errors import CaseSchemaError
 from auditflow.cases.schema import dotted, line_of, quoted
 from auditflow.env.query import AuditQuery

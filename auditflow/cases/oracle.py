@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from auditflow.agents.reports import normalise_number
+from auditflow.contract import normalise_number
 from auditflow.env.check_select import rule_view, twins
 from auditflow.env.check_tools import verdict_of
 from auditflow.env.query import AuditQuery

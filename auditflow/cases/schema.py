@@ -15,7 +15,7 @@ import re
 import reprlib
 from typing import Any, Iterator, Mapping
 
-from auditflow.agents.reports import DECISIONS, RULE_CODE_PATTERN
+from auditflow.contract import DECISIONS, RULE_CODE_PATTERN
 from auditflow.cases.errors import CaseSchemaError
 
 SCHEMA_VERSION = 2  # version 1 files (structured queries only) are still read: v2 only adds fields

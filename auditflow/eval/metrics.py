@@ -21,12 +21,13 @@ from statistics import fmean
 from typing import Any, Iterable, Sequence
 
 from auditflow.cases.labels import Tally, tally
+from auditflow.contract import DECISIONS_REPORTED
 from auditflow.eval.causes import CAUSES
 from auditflow.eval.records import CACHE_MISS, CRASH, INPUT, CaseRecord
 from auditflow.rules.registry import agent_rules
 
 FAMILIES: tuple[str, ...] = tuple(agent_rules())  # the audited families: the registry's agent rules
-DECISIONS: tuple[str, ...] = ("violation", "consistent", "unable_to_verify")
+DECISIONS = DECISIONS_REPORTED
 DIGITS = 6  # rates and means in JSON: rounded, so the document does not show float noise
 
 

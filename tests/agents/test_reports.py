@@ -9,9 +9,10 @@ import pytest
 
 from auditflow.agents.fusion import FusionInput, fuse_reports
 from auditflow.agents.reports import (
-    JUNIOR_REPORT_SCHEMA, AgentTranscript, AuditResult, EvidenceStep, InvalidReportError, JuniorReport,
-    SeniorReview, ToolCall, TranscriptStep, fusion_input, normalise_number, parse_junior_report,
+    JUNIOR_REPORT_SCHEMA, AgentTranscript, AuditResult, EvidenceStep, JuniorReport, SeniorReview, ToolCall,
+    TranscriptStep, fusion_input, parse_junior_report,
 )
+from auditflow.contract import InvalidReportError, normalise_number
 from auditflow.env.query import AuditQuery
 from auditflow.errors import AuditflowError
 
