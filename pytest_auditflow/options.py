@@ -7,6 +7,7 @@ which values are accepted.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from auditflow.agents.configs import CONFIGS
 from auditflow.cases.errors import ModelSpecError
 from auditflow.cases.models import POLICY, RECORD_MODES, check_model_spec
 from auditflow.cases.settings import RunSettings
-from auditflow.dataroot import data_root_or_none, resolve_data_root
+from auditflow.dataroot import ENV_VAR, data_root_or_none, resolve_data_root
 from auditflow.errors import AuditflowError, DataRootError
 
 DEFAULT_CACHE_DIR = ".auditflow-cache"
@@ -113,11 +114,23 @@ def fraction(text: str, option: str) -> float:
 
 
 def _data_root(config: pytest.Config) -> Path | None:
+    """The data root, or None when there is none (cases that need one are then skipped). One that exists
+    but lacks a part the cases read is a usage error naming the parts (auditflow.cases.root_parts):
+    run as it is, every case would fail as an "LLM cache miss" or a missing filing."""
+    from auditflow.cases.root_parts import check_case_root
+
     explicit = _path(config, "auditflow_data_root")
     try:
-        return resolve_data_root(explicit) if explicit is not None else data_root_or_none(start=config.rootpath)
+        root = resolve_data_root(explicit) if explicit is not None else data_root_or_none(start=config.rootpath)
     except DataRootError as exc:
         raise pytest.UsageError(f"--auditflow-data-root: {exc}") from None
+    how = ("--auditflow-data-root or ini auditflow_data_root" if explicit is not None
+           else f"${ENV_VAR}" if os.environ.get(ENV_VAR) else "found beside the project folder")
+    try:
+        check_case_root(root, how=how, judge=bool(_value(config, "auditflow_judge_model")[0]))
+    except DataRootError as exc:
+        raise pytest.UsageError(f"AuditFlow: {exc}") from None
+    return root
 
 
 def _prompts(config: pytest.Config) -> str | None:

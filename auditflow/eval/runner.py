@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from auditflow.cases.errors import CaseInputError
+from auditflow.cases.root_parts import check_case_root
 from auditflow.cases.settings import RunSettings
 from auditflow.eval.collect import KeyedCase
 from auditflow.eval.plan import EvalConfig
@@ -106,6 +107,9 @@ def run_eval(cases: Sequence[KeyedCase], configs: Sequence[EvalConfig], base: Ru
     from auditflow.llm.concurrency import run_cases
 
     run = run_one or run_case
+    # a data root that lacks what these cases read would turn every case into a cache miss: one error instead
+    check_case_root(base.data_root, how="auditflow eval", option="--data-root",
+                    cases=[kc.case for kc in cases])
     skipped = tuple(SkippedCase(kc.key, why) for kc in cases if (why := missing_requirement(kc, base.data_root)))
     runnable = [kc for kc in cases if not missing_requirement(kc, base.data_root)]
     loader = _FilingLoader(base.data_root, base.rootdir)
