@@ -58,7 +58,7 @@ def preload() -> None:
 
 def warm_taxonomy(data_root: Path, cache_dir: Path):
     """What every CLI run does before its first filing: discover the packages, load the graph cache."""
-    from auditflow.graphs.taxonomy_graph import load_taxonomy_graph
+    from auditflow.graphs.taxonomy_store import load_taxonomy_graph
     from auditflow.xbrl.packages import TaxonomySet
 
     tset = TaxonomySet.discover(data_root)

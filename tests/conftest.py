@@ -42,7 +42,7 @@ def data_root() -> Path:
 @pytest.fixture(scope="session")
 def taxonomy(data_root: Path):
     """The real taxonomy set and graph, from the shared disk cache (built once, then warm)."""
-    from auditflow.graphs.taxonomy_graph import load_taxonomy_graph
+    from auditflow.graphs.taxonomy_store import load_taxonomy_graph
     from auditflow.xbrl.packages import TaxonomySet
 
     tset = TaxonomySet.discover(data_root)

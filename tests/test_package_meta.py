@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from auditflow.errors import InputError, UnsafeInputError
-from auditflow.graphs.taxonomy_graph import default_cache_dir
+from auditflow.cache_dir import default_cache_dir
 from auditflow.xbrl import package_meta
 from auditflow.xbrl.packages import TaxonomyPackage, TaxonomySet
 from tests.test_packages import package_files, write_dir, write_zip

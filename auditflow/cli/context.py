@@ -43,7 +43,7 @@ class EnvironmentFactory:
         self.taxonomy_set = None
         self.taxonomy = None
         if not getattr(args, "no_taxonomy", False) and (self.data_root is not None or args.taxonomy):
-            from auditflow.graphs.taxonomy_graph import load_taxonomy_graph
+            from auditflow.graphs.taxonomy_store import load_taxonomy_graph
             from auditflow.xbrl.packages import TaxonomySet
 
             self.taxonomy_set = TaxonomySet.discover(self.data_root, extra=[Path(t) for t in args.taxonomy]) if self.data_root else TaxonomySet.discover(None, extra=[Path(t) for t in args.taxonomy])

@@ -311,7 +311,7 @@ def decoded_constant(resources: Resources, name: str, decode) -> Any:
     kept in AuditFlow's cache directory, so a warm ``auditflow check`` does not parse the 3 MB JSON file.
     The cache key is the file's path, size and modification time, the entry and the decoder; a damaged
     or unreadable cache file is ignored and rewritten."""
-    from auditflow.graphs.taxonomy_graph import default_cache_dir
+    from auditflow.cache_dir import default_cache_dir
     from auditflow.rules.registry import CONSTANTS_2025
 
     if resources.data_root is None:

@@ -82,7 +82,8 @@ def load_filing_cached(path: str | Path, *, taxonomy_set: "TaxonomySet | None" =
 
     Raises exactly what :func:`load_filing` raises (failed loads are not cached).
     """
-    from auditflow.graphs.taxonomy_graph import default_cache_dir, taxonomy_fingerprint as fingerprint_of
+    from auditflow.cache_dir import default_cache_dir
+    from auditflow.xbrl.fingerprint import taxonomy_fingerprint as fingerprint_of
 
     directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     resolver = taxonomy_set.concept_for_locator if taxonomy_set is not None else None

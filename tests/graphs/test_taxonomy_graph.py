@@ -11,8 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from auditflow import cache_dir
+from auditflow.graphs import taxonomy_build as tb
 from auditflow.graphs import taxonomy_graph as tg
-from auditflow.graphs.taxonomy_graph import TaxonomyGraph, build_taxonomy_graph, load_taxonomy_graph
+from auditflow.graphs import taxonomy_store as ts
+from auditflow.graphs.taxonomy_build import build_taxonomy_graph
+from auditflow.graphs.taxonomy_graph import TaxonomyGraph
+from auditflow.graphs.taxonomy_store import load_taxonomy_graph
 from auditflow.xbrl.model import DIMENSION_DEFAULT
 from auditflow.xbrl.packages import TaxonomyPackage, TaxonomySet
 from auditflow.xbrl.qname import QName
@@ -134,7 +139,7 @@ def test_cache_round_trip_and_corruption(ex_set: TaxonomySet, tmp_path: Path) ->
     cold = load_taxonomy_graph(ex_set, cache_dir=cache)
     assert not cold.from_cache
     files = sorted(cache.glob("taxonomy-graph-*.pickle"))
-    assert [f.name for f in files] == [tg.cache_path(cache, ex_set.fingerprint()).name]  # no temp files left
+    assert [f.name for f in files] == [ts.cache_path(cache, ex_set.fingerprint()).name]  # no temp files left
     warm = load_taxonomy_graph(ex_set, cache_dir=cache)
     assert warm.from_cache and warm.counts() == cold.counts()
     assert warm.calc_children(ex("Total")) == cold.calc_children(ex("Total"))
@@ -148,17 +153,17 @@ def test_cache_round_trip_and_corruption(ex_set: TaxonomySet, tmp_path: Path) ->
 def test_cache_with_code_is_refused(ex_set: TaxonomySet, tmp_path: Path) -> None:
     """A file with a valid checksum that smuggles a global (code) in is never executed."""
     cache = tmp_path / "cache"
-    path = tg.cache_path(cache, ex_set.fingerprint())
+    path = ts.cache_path(cache, ex_set.fingerprint())
     cache.mkdir()
     payload = pickle.dumps({"version": tg.CODE_VERSION, "x": print}, protocol=5)
-    path.write_bytes(tg._frame(payload))  # a valid checksum: only the unpickler stands in the way
+    path.write_bytes(ts._frame(payload))  # a valid checksum: only the unpickler stands in the way
     assert not load_taxonomy_graph(ex_set, cache_dir=cache).from_cache
 
 
 def _head_and_sections(path: Path) -> tuple[dict, bytes]:
     blob = path.read_bytes()
-    length = int.from_bytes(blob[len(tg._MAGIC) + 4: tg._HEAD], "big")
-    return pickle.loads(blob[tg._HEAD: tg._HEAD + length]), blob[tg._HEAD + length:]
+    length = int.from_bytes(blob[len(ts._MAGIC) + 4: ts._HEAD], "big")
+    return pickle.loads(blob[ts._HEAD: ts._HEAD + length]), blob[ts._HEAD + length:]
 
 
 def test_lazy_cache_section_with_code_is_rebuilt_not_run(ex_set: TaxonomySet, tmp_path: Path) -> None:
@@ -166,11 +171,11 @@ def test_lazy_cache_section_with_code_is_rebuilt_not_run(ex_set: TaxonomySet, tm
     valid checksum is a late cache miss (rebuilt, with a warning), never executed."""
     cache = tmp_path / "cache"
     cold = load_taxonomy_graph(ex_set, cache_dir=cache)
-    path = tg.cache_path(cache, ex_set.fingerprint())
+    path = ts.cache_path(cache, ex_set.fingerprint())
     head, sections = _head_and_sections(path)
     evil = pickle.dumps([print], protocol=5)
     head["sections"]["rows"] = (len(sections), len(evil), zlib.crc32(evil))
-    path.write_bytes(tg._frame(pickle.dumps(head, protocol=5)) + sections + evil)
+    path.write_bytes(ts._frame(pickle.dumps(head, protocol=5)) + sections + evil)
     warm = load_taxonomy_graph(ex_set, cache_dir=cache)
     assert warm.from_cache and warm.bridge(ex("Total"))[0] == ex("Total")  # bridging reads no section
     assert warm.concept(ex("Total")) == cold.concept(ex("Total"))
@@ -183,7 +188,7 @@ def test_lazy_cache_section_with_code_is_rebuilt_not_run(ex_set: TaxonomySet, tm
 def test_damaged_lazy_section_is_a_late_cache_miss(ex_set: TaxonomySet, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cold = load_taxonomy_graph(ex_set, cache_dir=cache)
-    path = tg.cache_path(cache, ex_set.fingerprint())
+    path = ts.cache_path(cache, ex_set.fingerprint())
     blob = bytearray(path.read_bytes())
     blob[-3] ^= 0xFF  # inside the last section
     path.write_bytes(bytes(blob))
@@ -215,9 +220,9 @@ def test_unwritable_cache_dir_is_a_warning(ex_set: TaxonomySet, tmp_path: Path) 
 
 def test_default_cache_dir_from_environment(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setenv("AUDITFLOW_CACHE_DIR", str(tmp_path))
-    assert tg.default_cache_dir() == tmp_path
+    assert cache_dir.default_cache_dir() == tmp_path
     monkeypatch.delenv("AUDITFLOW_CACHE_DIR")
-    assert tg.default_cache_dir() == Path("~/.cache/auditflow/taxonomy").expanduser()
+    assert cache_dir.default_cache_dir() == Path("~/.cache/auditflow/taxonomy").expanduser()
 
 
 # -- the real shared taxonomies ---------------------------------------------------------------------------
@@ -301,8 +306,8 @@ def test_lookup_without_namespace_groups_is_the_same(real) -> None:
     plain = TaxonomyGraph({**g._data, "nodes": g._nodes, "groups": None} if "nodes" not in g._data else {**g._data, "groups": None})
     names = [tg._split_clark(c) for c in g._nodes[::97]] + [("http://fasb.org/us-gaap/2024", "NoSuchName"), ("", "x")]
     assert [plain._find_in(ns, local) for ns, local in names] == [g._find_in(ns, local) for ns, local in names]
-    assert tg._groups(["{a}x", "{a}y", "{b}x"]) == [("a", 0, "x\ny"), ("b", 2, "x")]
-    assert tg._groups(sorted(["Abc", "{a}x", "\u00c9lan"])) is None  # "É" sorts after "{"
+    assert tb._groups(["{a}x", "{a}y", "{b}x"]) == [("a", 0, "x\ny"), ("b", 2, "x")]
+    assert tb._groups(sorted(["Abc", "{a}x", "\u00c9lan"])) is None  # "É" sorts after "{"
 
 
 def test_real_counts_and_search(real) -> None:
