@@ -15,14 +15,17 @@ from bisect import bisect_left, bisect_right
 from decimal import Decimal
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, Protocol
 
 from auditflow.errors import InputError
 from auditflow.xbrl.model import CALCULATION, DEFINITION, PRESENTATION, Arc, Concept, RoleType
 from auditflow.xbrl.qname import QName, namespace_family, namespace_year, standard_prefix
 
-if TYPE_CHECKING:
-    from auditflow.graphs.taxonomy_store import _Sections
+class SectionReader(Protocol):
+    """Reads one lazily decoded part of the packed graph (the disk cache's reader)."""
+
+    def read(self, name: str) -> Any: ...
+
 
 # The packed layout, shared by the builder, the disk cache and this query API.
 CODE_VERSION = "3"  # bump whenever the packed layout or the build rules change
@@ -61,7 +64,7 @@ class TaxonomyGraph:
     """
 
     def __init__(self, data: dict, *, from_cache: bool = False, cache_file: Path | None = None,
-                 sections: "_Sections | None" = None, rebuild: Callable[[], dict] | None = None) -> None:
+                 sections: SectionReader | None = None, rebuild: Callable[[], dict] | None = None) -> None:
         self.from_cache, self.cache_file = from_cache, cache_file
         self._sections, self._rebuild = sections, rebuild
         self._adopt(data)
