@@ -254,10 +254,11 @@ def builtin_profile(name: str) -> PromptProfile:
     return parse_profile((PROFILE_DIR / f"{name}.yaml").read_bytes(), f"builtin:{name}")
 
 
-def load_profile(spec: str | Path | None, *, model: str | None = None) -> PromptProfile:
-    """``spec``: a built-in name, a path to a YAML file, or None for the model's default profile."""
+def load_profile(spec: str | Path | None, *, model: str | None = None, question: bool = False) -> PromptProfile:
+    """``spec``: a built-in name, a path to a YAML file, or None for the model's default profile
+    (``question``: the query is a question in words, see :func:`default_profile_name`)."""
     if spec is None or str(spec) == "":
-        return builtin_profile(default_profile_name(model))
+        return builtin_profile(default_profile_name(model, question=question))
     text = str(spec)
     if text in BUILTIN:
         return builtin_profile(text)
@@ -270,11 +271,14 @@ def load_profile(spec: str | Path | None, *, model: str | None = None) -> Prompt
     return parse_profile(raw, path.name)
 
 
-def default_profile_name(model: str | None) -> str:
+def default_profile_name(model: str | None, *, question: bool = False) -> str:
     """Small local models (and the policy, which reads the same observations) get ``guided``; hosted
-    models with a tool-calling API get ``plain``."""
+    models with a tool-calling API get ``plain``. The policy asked a question in words (``question``, as
+    ``auditflow audit --question`` asks) gets ``natural``: with tool set 2 it reads the question by
+    meaning (auditflow.agents.policy_reading), while a model keeps ``guided`` so an audit of a recorded
+    case's question replays its calls. Case runs name their profile (or take ``guided``) as before."""
     if model is None or model.strip() == "policy":
-        return "guided"
+        return "natural" if question else "guided"
     provider = model.split(":", 1)[0]
     return "guided" if provider in ("local", "hf") else "plain"
 

@@ -67,7 +67,7 @@ def run_audit_cmd(args) -> int:
     # of a recorded case's query replays that case's calls
     env = base_environment(resolve_filing_arg(args.filing, data_root))
     query = _query(args, env.filing.name)
-    profile = load_profile(args.prompts, model=args.model)
+    profile = load_profile(args.prompts, model=args.model, question=bool(args.question))  # the policy: natural
     result = run_audit(env, query, config=args.config, models=models, data_root=data_root, profile=profile,
                        shuffle=args.shuffle)
     if args.format == "json":

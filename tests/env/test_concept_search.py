@@ -183,3 +183,31 @@ def test_the_profile_chooses_the_tool_set_and_stamps_it_only_when_not_1():
     with pytest.raises(ProfileError, match=r"mine\.yaml: tools must be a tool-set version, one of 1, 2; got 7"):
         parse_profile(raw, "mine.yaml")
     assert parse_profile(raw.replace(b"\ntools: 7\n", b"\n"), "mine.yaml").tools == 1
+
+
+def test_the_policy_asked_a_question_defaults_to_natural():
+    from auditflow.agents.profile import load_profile
+
+    assert load_profile(None, model="policy", question=True).name == "natural"
+    assert load_profile(None, model="policy").name == "guided"  # case runs and structured queries: as before
+    assert load_profile(None, model="local:qwen2.5-coder-1.5b", question=True).name == "guided"  # recordings replay
+    assert load_profile("guided", model="policy", question=True).name == "guided"  # a named profile wins
+
+
+@pytest.mark.parametrize("folder, question, concept, period", [
+    ("tsla-10q-2024-06-30", "Tesla's capital expenditures in the first half of 2024",
+     "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment", "2024-01-01..2024-06-30"),
+    ("amzn-10k-2022-12-31", "Total current assets on the December 31, 2022 balance sheet", "us-gaap:AssetsCurrent",
+     "2022-12-31"),
+])
+def test_auditflow_audit_question_answers_in_an_auditors_words(data_root, capsys, folder, question, concept, period):
+    """``auditflow audit --question`` with its default backend (the policy) and no --prompts: issue 46's
+    questions are answered (tests/agents/test_policy_reading.py runs all four through run_audit)."""
+    from auditflow.cli.main import main
+
+    code = main(["audit", str(data_root / "filings" / folder), "--question", question, "--format", "json",
+                 "--data-root", str(data_root)])
+    result = json.loads(capsys.readouterr().out)
+    assert (result["fact"]["concept"], result["fact"]["period"], result["fact"]["dimensions"]) == (concept, period, {})
+    assert result["profile"]["name"] == "natural" and result["profile"]["tools"] == "2"
+    assert code == 0 and result["decision"] == "consistent"
