@@ -1,8 +1,11 @@
 """``make_model_factory``: a model spec and a cache setting -> ``role -> chat model`` for ``run_audit``.
 
 Layers, outside in: :class:`~auditflow.llm.cache.CachedChatModel` (one per role: the role is part of
-the key) -> :class:`~auditflow.llm.toolcalls.ToolCallingAdapter` (text-only providers: the local
-model, Transformers) -> the provider's langchain model. The provider model is built once per process
+the key) -> :class:`~auditflow.llm.toolcalls.ToolCallingAdapter` (every tool-call route but the native
+one: the local model, Transformers, an OpenAI-compatible server by default) ->
+:class:`~auditflow.llm.remote.RemoteChatModel` (remote providers: bounded retries, typed failures naming
+the endpoint) -> the provider's langchain model. The route (``ModelSpec.tool_route``) is in the cache key
+of remote providers; the in-process providers' keys are as they were recorded. The provider model is built once per process
 and only on the first real call: a warm replay never loads a model, imports a provider or needs a key.
 Transformers models (hf) serve one call at a time behind a process-wide lock, whatever the number of
 roles and concurrent cases; the local llama.cpp server decodes up to its number of conversation slots
@@ -17,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from auditflow.llm.cache import JUDGE_DIR, RECORD_MODES, CachedChatModel, CacheError, LLMCache
-from auditflow.llm.specs import ModelSpec, build_chat_model
+from auditflow.llm.specs import TOOLS, ModelSpec, build_chat_model
 from auditflow.llm.stats import CacheStats
 from auditflow.llm.toolcalls import ToolCallingAdapter, key_material
 
@@ -40,7 +43,11 @@ def inner_model(spec: ModelSpec | str) -> Any:
     with _INNER_LOCK:  # held while building: two threads must not both load a 1 GB model
         if text not in _INNER:
             model = build_chat_model(spec)
-            if spec.text_only:
+            if not spec.in_process:
+                from auditflow.llm.remote import RemoteChatModel, endpoint_of
+
+                model = RemoteChatModel(inner=model, endpoint=endpoint_of(model, spec.endpoint), spec=str(spec))
+            if spec.tool_route != TOOLS:
                 model = ToolCallingAdapter(inner=model, call_lock=IN_PROCESS_LOCK if spec.serialised else None,
                                            render_history=_render_history(spec))
             _INNER[text] = model
@@ -90,8 +97,21 @@ def make_model_factory(spec: str | ModelSpec, *, cache_dir: Path | str | None = 
         return policy_models
     parsed = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)
     cache = _cache(cache_dir, record_mode, case_id, stats)
-    material = functools.partial(key_material, render_history=_render_history(parsed)) if parsed.text_only else None
-    return RoleModels(str(parsed), functools.partial(inner_model, parsed), cache, material)
+    return RoleModels(str(parsed), functools.partial(inner_model, parsed), cache, route_key_material(parsed))
+
+
+def route_key_material(spec: ModelSpec) -> Callable[[list], dict] | None:
+    """What the tool-call route adds to a cache key. In-process providers: the adapter's hashes only,
+    as their calls were recorded (adding the route would turn every recorded call into a miss). Remote
+    providers: the route too, so a native-route answer is never replayed for a constrained request."""
+    if spec.in_process:
+        return functools.partial(key_material, render_history=_render_history(spec)) if spec.text_only else None
+    return functools.partial(remote_key_material, route=spec.tool_route, render_history=_render_history(spec))
+
+
+def remote_key_material(tools: list, *, route: str, render_history: bool) -> dict:
+    adapter = key_material(tools, render_history=render_history) if route != TOOLS else {}
+    return {**adapter, "tool_route": route}
 
 
 def make_judge_model(spec: str | ModelSpec, *, cache_dir: Path | str | None = None, record_mode: str = "none",

@@ -494,8 +494,12 @@ class ToolCallingAdapter(BaseChatModel):
         else:
             out = self.inner.invoke(prompt, stop=stop, **kwargs)
         text = message_text(out)
+        position = sum(isinstance(m, AIMessage) for m in messages) + 1
+        diagnosis = getattr(out, "invalid_tool_calls", None)  # a remote answer that refused or was cut off
         if not self.tools:  # no tools bound (the direct-LLM configuration): plain text
             msg = AIMessage(content=text)
+        elif diagnosis:
+            msg = AIMessage(content=text, invalid_tool_calls=[{**diagnosis[0], "id": f"call_{position}"}])
         else:
-            msg = to_tool_call_message(text, self.tools, sum(isinstance(m, AIMessage) for m in messages) + 1)
+            msg = to_tool_call_message(text, self.tools, position)
         return ChatResult(generations=[ChatGeneration(message=msg)])

@@ -116,7 +116,8 @@ def test_hosted_openai_compatible_providers_get_their_base_url(fake_providers):
     fake_providers.setenv("OPENROUTER_API_KEY", "k")
     assert build_chat_model("openrouter:qwen/q").kwargs["base_url"] == "https://openrouter.ai/api/v1"
     m = build_chat_model("openai-compatible:http://127.0.0.1:8080/v1#qwen")  # no key needed for a local server
-    assert m.kwargs == {"model": "qwen", "temperature": 0, "base_url": "http://127.0.0.1:8080/v1", "api_key": "none"}
+    assert m.kwargs == {"model": "qwen", "temperature": 0, "base_url": "http://127.0.0.1:8080/v1", "api_key": "none",
+                        "max_tokens": 512, "timeout": 600.0, "max_retries": 3}  # bounded: a dead server cannot hang a run
 
 
 def test_the_factory_wraps_text_only_models_in_the_adapter(monkeypatch):
