@@ -128,7 +128,8 @@ class AuditflowReporter:
     def _write_html(self, rows: list[dict[str, Any]]) -> str:
         """The self-contained HTML report (--auditflow-html); returns the note to print."""
         from auditflow.html.payload import plugin_entries
-        from auditflow.html.render import render_suite, write_html
+        from auditflow.html.render import write_html
+        from auditflow.html.suite_page import render_suite
 
         path = self.state.settings.html_path
         run = self.state.settings.run

@@ -46,7 +46,7 @@ def run_check(args) -> int:
             reports.append(run_rules(env, rules, data_root=factory.data_root))
             set_aside()
             if getattr(args, "html", None):
-                from auditflow.html.check import filing_facts
+                from auditflow.html.check_page import filing_facts
 
                 facts.append(filing_facts(env))
             if bar is not None:
@@ -69,7 +69,8 @@ def run_check(args) -> int:
 
         write_workpaper(reports, args.xlsx)
     if getattr(args, "html", None):
-        from auditflow.html.render import render_check, write_html
+        from auditflow.html.check_page import render_check
+        from auditflow.html.render import write_html
 
         try:
             write_html(Path(args.html), render_check([r.to_json() for r in reports], facts, rules))

@@ -230,7 +230,8 @@ def _html_collector(args, redact):
 
 def _write_html(path: Path, report, run, case_set, collector) -> Path:
     from auditflow.html.payload import eval_entries
-    from auditflow.html.render import render_suite, write_html
+    from auditflow.html.render import write_html
+    from auditflow.html.suite_page import render_suite
 
     models = ", ".join(dict.fromkeys(c.model for c in report.configs))
     entries = eval_entries(report, run, case_set.cases, collector)

@@ -4,7 +4,9 @@ Jinja2 templates (``templates/``) with the styles and scripts of ``static/`` put
 is one file that needs no server and makes no request. The output is a function of the results
 alone (no time, no timing, no absolute path), so the same results give the same bytes.
 
-Modules: :mod:`~auditflow.html.render` (the renderers; the only one importing Jinja2),
-:mod:`~auditflow.html.payload` (what a case run hands the report), :mod:`~auditflow.html.views`
-(suite), :mod:`~auditflow.html.check` (filer), :mod:`~auditflow.html.drawing` (the rule drawings).
+Modules: one per page, :mod:`~auditflow.html.suite_page` (the case suite, with
+:mod:`~auditflow.html.payload`, what a case run hands it) and :mod:`~auditflow.html.check_page` (the
+filer's check, whose fix hints come from the rule entries); :mod:`~auditflow.html.drawing` (the rule
+drawings, by each rule entry's drawing kind); :mod:`~auditflow.html.render` (the Jinja2 environment
+and the file writer; the only module importing Jinja2).
 """

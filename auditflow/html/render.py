@@ -1,4 +1,4 @@
-"""The Jinja2 environment and the two renderers.
+"""The Jinja2 environment both pages render with (auditflow.html.check_page, auditflow.html.suite_page).
 
 Autoescaping is on for every template: case ids, messages and model output are untrusted text. The
 inline stylesheet and script are package files read once; a ``</`` inside them would end the
@@ -9,13 +9,10 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping, Sequence
 
 import jinja2
 from markupsafe import Markup
 
-from auditflow.html.check import check_view
-from auditflow.html.views import suite_view
 
 
 def _static(name: str) -> Markup:
@@ -41,19 +38,6 @@ def environment() -> jinja2.Environment:
     env.globals.update(css=_static("report.css"), js=_static("report.js"))
     env.filters["text"] = text_content
     return env
-
-
-def render_suite(entries: Sequence[Mapping[str, Any]], *, title: str, settings: Mapping[str, Any],
-                 configs: Sequence[str] | None = None, command: str = "") -> str:
-    """The suite report of case entries (see :mod:`auditflow.html.views`)."""
-    view = suite_view(entries, title=title, settings=settings, configs=configs, command=command)
-    return environment().get_template("suite.html.j2").render(view=view)
-
-
-def render_check(reports: Sequence[Mapping[str, Any]], facts: Sequence[Mapping[str, Any]],
-                 rules: Sequence[str]) -> str:
-    """A filer's report: ``CheckReport.to_json()`` and :func:`auditflow.html.check.filing_facts` per filing."""
-    return environment().get_template("check.html.j2").render(view=check_view(reports, facts, rules))
 
 
 def write_html(path: Path, text: str) -> Path:

@@ -161,7 +161,7 @@ def test_the_choice_is_in_the_artifact_only_when_made():
 def test_the_failure_text_and_the_html_report_say_what_the_senior_chose():
     from types import SimpleNamespace
 
-    from auditflow.html.views import arbitration
+    from auditflow.html.suite_page import arbitration
     from pytest_auditflow.failure import senior_lines
 
     made = _audit(Senior())
@@ -177,7 +177,7 @@ def test_the_failure_text_and_the_html_report_say_what_the_senior_chose():
 
 
 def test_the_html_report_renders_the_choice():
-    from auditflow.html.render import render_suite
+    from auditflow.html.suite_page import render_suite
 
     made = json.loads(_audit(Senior()).canonical_json())
     entry = {"key": "x::c", "config": "full", "rule": "0126", "label": "A", "passed": True, "verdict_right": True,

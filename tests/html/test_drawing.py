@@ -87,7 +87,7 @@ def test_findings() -> None:
 
 def test_model_text_is_escaped() -> None:
     """Model output and observations are untrusted text: no markup gets through, in content or attributes."""
-    from auditflow.html.render import render_suite
+    from auditflow.html.suite_page import render_suite
 
     evil = '</pre><script>alert("x")</script>'
     step = {"kind": "message", "content": evil,

@@ -113,7 +113,7 @@ def test_check_report_is_byte_identical_across_runs(check) -> None:
 
 
 def test_suite_report_renders_twice_in_process_to_the_same_text(suite) -> None:
-    from auditflow.html.render import render_suite
+    from auditflow.html.suite_page import render_suite
 
     entries = [{"key": "x::c", "config": "full", "rule": "0126", "label": "C", "passed": False,
                 "verdict_right": True, "case_id": "c", "file": "x", "model": "policy", "payload": None}]
@@ -122,7 +122,7 @@ def test_suite_report_renders_twice_in_process_to_the_same_text(suite) -> None:
 
 def test_templates_tolerate_result_fields_they_do_not_know(suite) -> None:
     """A result that grows (a prompt profile, a richer evidence path) still renders, showing the new fields."""
-    from auditflow.html.render import render_suite
+    from auditflow.html.suite_page import render_suite
 
     html = suite["html"].read_text(encoding="utf-8")
     assert '<dd data-metric="profile">' in html

@@ -1,4 +1,4 @@
-"""View model of ``auditflow check FILING --html``: a filer's findings, grouped by rule, each drawn.
+"""The filer's page, ``auditflow check FILING --html``: findings grouped by rule, each drawn.
 
 Built from :meth:`auditflow.rules.runner.CheckReport.to_json` (findings with their evidence, counts
 per rule, warnings) and a few facts about the loaded filing (:func:`filing_facts`), so the page shows
@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from auditflow.errors import AuditflowError
-from auditflow.html.drawing import drawing_from_finding, number, show
+from auditflow.html.drawing import drawing_from_finding, number, show, slug
+from auditflow.html.render import environment
 from auditflow.rules import registry
 
 OPEN_UP_TO = 20  # a filing with more findings lists them collapsed (one line each), to be opened one by one
@@ -67,9 +68,6 @@ def _finding(f: Mapping[str, Any], index: int, filing_anchor: str) -> dict[str, 
 def check_view(reports: Sequence[Mapping[str, Any]], facts: Sequence[Mapping[str, Any]],
                rules: Sequence[str] = ()) -> dict[str, Any]:
     """``reports``: ``CheckReport.to_json()`` per filing; ``facts``: :func:`filing_facts` per filing."""
-    from auditflow.html.views import slug  # imported here: views pulls in the case model, which
-    # ``auditflow check`` without --html never needs (issue 21)
-
     if not rules:  # in the reports' order: every rule that ran
         rules = list(dict.fromkeys(r for rep in reports for r in (rep.get("checked") or {})))
     filings = []
@@ -90,3 +88,9 @@ def check_view(reports: Sequence[Mapping[str, Any]], facts: Sequence[Mapping[str
     total = sum(f["findings"] for f in filings)
     title = (f"AuditFlow check: {filings[0]['name']}" if len(filings) == 1 else f"AuditFlow check: {len(filings)} filings")
     return {"title": title, "filings": filings, "total": total, "rules": list(rules)}
+
+
+def render_check(reports: Sequence[Mapping[str, Any]], facts: Sequence[Mapping[str, Any]],
+                 rules: Sequence[str]) -> str:
+    """A filer's report: ``CheckReport.to_json()`` and :func:`filing_facts` per filing."""
+    return environment().get_template("check.html.j2").render(view=check_view(reports, facts, rules))

@@ -1,4 +1,5 @@
-"""View models of the suite report: plain dicts the templates draw, built from case entries.
+"""The case-suite page (the plugin's ``--auditflow-html``, ``auditflow eval --html``): view models the
+templates draw, built from case entries, and its renderer.
 
 An *entry* is one case under one configuration: the plugin's row (``label``, ``passed``, ``rule``,
 ``case_id``, ``file``, cache counts, ...) with ``config`` and the :mod:`auditflow.html.payload` of
@@ -14,6 +15,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from auditflow.cases.labels import LABELS, ORDER, tally
 from auditflow.cases.results import cache_totals
 from auditflow.html.drawing import drawing_from_result, show, slug
+from auditflow.html.render import environment
 
 COMPARED = ("decision", "triggered_rules", "fact", "reported_value", "expected_value", "tools_called")
 VALUE_FIELDS = ("reported_value", "expected_value")
@@ -296,3 +298,10 @@ def suite_view(entries: Sequence[Mapping[str, Any]], *, title: str, settings: Ma
             "groups": groups, "cases": cases, "tags": tags, "families": families, "configs": order,
             "labels": [(k, LABELS[k]) for k in ORDER], "command": command,
             "failed": sum(not c["passed"] for c in cases)}
+
+
+def render_suite(entries: Sequence[Mapping[str, Any]], *, title: str, settings: Mapping[str, Any],
+                 configs: Sequence[str] | None = None, command: str = "") -> str:
+    """The suite report of case entries (see :func:`suite_view`)."""
+    view = suite_view(entries, title=title, settings=settings, configs=configs, command=command)
+    return environment().get_template("suite.html.j2").render(view=view)
