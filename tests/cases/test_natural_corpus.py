@@ -22,10 +22,9 @@ from auditflow.cases import load_case_file
 from auditflow.cases.exclude import facts_audited_by
 from auditflow.cases.filings import base_environment, case_environment, resolve_filing
 from auditflow.cases.model import Expectation
-from auditflow.cases.natural import (
-    FiscalCalendar, company, concept_wordings, fiscal_calendar, period_wordings, shortened, taken_phrases,
-    template_like,
-)
+from auditflow.cases.natural import template_like
+from auditflow.cases.natural_periods import FiscalCalendar, fiscal_calendar, period_wordings
+from auditflow.cases.natural_words import company, concept_wordings, shortened, taken_phrases
 from auditflow.cases.oracle import checker_answer
 from auditflow.cli.main import main
 from auditflow.env.names import resolve_concept, resolve_dimensions
