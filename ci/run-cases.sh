@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Run the AuditFlow cases the way the CI templates do, on any CI system or locally. Needs the plugin
-# (pip install "pytest-auditflow[test]") and this script at ci/run-cases.sh of the repository.
+# Run the AuditFlow cases the way the CI templates do, on any CI system or locally. Needs the plugin,
+# installed from the AuditFlow repository (it is not on the package index), e.g.
+#   pip install "pytest-auditflow[test] @ git+https://github.com/auditflow/auditflow@v0.1.0"
+# and this script at ci/run-cases.sh of the repository.
 #
 #   ci/run-cases.sh                 # replay only, gated on cases/baseline.json when it exists
 #   ci/run-cases.sh -k aapl         # extra arguments go to pytest

@@ -48,7 +48,7 @@ def wheel_dir(tmp_path_factory) -> Path:
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
     for name in ("auditflow", "pytest_auditflow"):
         shutil.copytree(REPO / name, src / name, ignore=ignore)
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(REPO / name, src / name)
     out = tmp_path_factory.mktemp("wheels")
     built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(src)])
@@ -116,27 +116,26 @@ def _env(venv: Path, wheel_dir: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def _job_commands(repo: Path) -> tuple[dict[str, str], list[str]]:
-    """The pull-request workflow's job env and ``run:`` commands (``uses:`` steps are GitHub's own)."""
+def _job_commands(repo: Path, wheel_dir: Path) -> tuple[dict[str, str], str, list[str]]:
+    """The pull-request workflow's job env (installing from the wheel), its install command and its other
+    ``run:`` commands (``uses:`` steps are GitHub's own; tests/ci/test_ci_templates.py runs the whole job)."""
     job = next(iter(yaml.safe_load((repo / ".github" / "workflows" / "auditflow-pr.yml").read_text())["jobs"].values()))
     env = {k: str(v).replace("${{ github.workspace }}", str(repo)) for k, v in job["env"].items()}
-    return env, [step["run"] for step in job["steps"] if "run" in step]
-
-
-def test_the_templates_pin_this_release() -> None:
-    for name in ("auditflow-pr.yml", "auditflow-rerecord.yml"):
-        job = next(iter(yaml.safe_load((REPO / "ci" / "github" / name).read_text())["jobs"].values()))
-        assert job["env"]["AUDITFLOW_VERSION"] == VERSION, f"ci/github/{name}: pin {VERSION}"
+    (wheel,) = wheel_dir.glob("*.whl")
+    env["AUDITFLOW_SOURCE"] = wheel.as_uri()
+    commands = [step["run"] for step in job["steps"] if "run" in step]
+    (install,) = [c for c in commands if "pip install" in c]
+    return env, install, [c for c in commands if c is not install]
 
 
 def test_ci_templates_in_another_repository(wheel_dir: Path, venv: Path, data_root: Path, tmp_path: Path) -> None:
     work = tmp_path / "work"
     repo = _other_repository(work)
-    job_env, commands = _job_commands(repo)
+    job_env, install_command, commands = _job_commands(repo, wheel_dir)
     env = _env(venv, wheel_dir, **job_env)
-    assert any("pytest-auditflow[test]==${AUDITFLOW_VERSION}" in c for c in commands)
+    assert '"pytest-auditflow[test] @ ${AUDITFLOW_SOURCE}"' in install_command
 
-    install = _run(["bash", "-ec", commands[0]], cwd=repo, env=env)
+    install = _run(["bash", "-ec", install_command], cwd=repo, env=env)
     assert install.returncode == 0, install.stdout + install.stderr
     where = _run(["python", "-c", "import auditflow, importlib.metadata as m; print(auditflow.__file__); "
                   "print(m.version('pytest-auditflow'))"], cwd=repo, env=env)
@@ -162,7 +161,7 @@ def test_ci_templates_in_another_repository(wheel_dir: Path, venv: Path, data_ro
     assert "skipped" not in first.stdout and "5 passed" in first.stdout
     assert "model local:qwen2.5-coder-1.5b (replaying recorded LLM calls)" in first.stdout
 
-    for command in commands[1:]:  # the replay job, as written
+    for command in commands:  # the replay job, as written
         run = _run(["bash", "-ec", command], cwd=repo, env=env)
         assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "gate baseline: ok" in run.stdout and " 0 misses" in run.stdout
