@@ -23,6 +23,8 @@ NUMBER_COLS = ("reported", "expected", "difference")
 
 def run_check(args) -> int:
     rules = parse_rules(args.rules)
+    if getattr(args, "list_rules", False):
+        return list_rules(rules, args.format)
     if args.xlsx and not Path(args.xlsx).expanduser().resolve().parent.is_dir():  # before minutes of checking
         raise InputError("cannot write the workpaper: its folder does not exist", path=args.xlsx)
     factory = EnvironmentFactory(args, taxonomy_graph=False, filing_graph=False)
@@ -81,6 +83,28 @@ def run_check(args) -> int:
     if getattr(args, "exit_zero", False):
         return EXIT_OK
     return EXIT_FINDINGS if any(r.findings for r in reports) else EXIT_OK
+
+
+def list_rules(rules: tuple[str, ...], fmt: str) -> int:
+    """``--list-rules``: the registry's own description of each rule, so no document lists them by hand."""
+    from auditflow.rules import registry
+
+    rows = [{"rule": spec.name, "title": spec.title, "needs": sorted(n.value for n in spec.needs),
+             "auditors": spec.agent_tool.name if spec.agent_tool else None, "doc": spec.doc}
+            for spec in (registry.get(r) for r in rules)]
+    if fmt == "json":
+        print(json.dumps(rows, indent=2))
+        return EXIT_OK
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(rows)} registered DQC rules")
+    for col in ("rule", "title", "reads", "auditors' tool"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(row["rule"], row["title"], ", ".join(row["needs"]), row["auditors"] or "")
+    Console().print(table)
+    return EXIT_OK
 
 
 def render_table(console: Console, report: CheckReport) -> None:

@@ -4,7 +4,8 @@ One module per rule, ``auditflow/rules/dqc_NNNN.py``, calls :func:`register` wit
 at import time. The spec says what the rule is (codes, title, DQC version and effective dates, message
 templates), what it needs (:class:`Need`, resource files under the data root) and how to run it: one
 ``run(env, resources) -> RuleResult``. Adding a rule is that module, its ``docs/rules/DQC_US_NNNN.md``
-and its tests; ``tests/rules/test_registry.py`` fails when one of them (or the README row) is missing.
+and its test file ``tests/rules/test_dqc_NNNN.py``; ``tests/rules/test_registry.py`` fails when one of them
+is missing (docs/architecture.md, "Where a rule lives").
 
 What derives from here instead of a hand-written list (see docs/rules/README.md):
 
@@ -47,7 +48,7 @@ DQC_RULESET = "29.0.0RC2"  # the staged 2026 XULE sources' lib/version.xule
 
 
 class Need(str, enum.Enum):
-    """What a rule reads; the README's rule table and each rule's doc say the same in words."""
+    """What a rule reads; ``auditflow check --list-rules`` shows it, and each rule's doc says it in words."""
 
     DEI = "dei facts"
     FACTS = "filer facts"

@@ -40,3 +40,15 @@ def test_table_groups_findings_by_rule_with_titles_and_messages(capsys, data_roo
     assert "DQC.US.0015 Negative values: 1 finding(s)" in out
     assert "Element values are equal" in out  # every rule has a summary row, findings or not
     assert "[DQC.US.0126.9590] In " in out  # the finding's message in DQC's form
+
+
+def test_list_rules_prints_the_registry(capsys):
+    """The one list of rules a user reads is the registry's own (the README keeps none by hand)."""
+    assert main(["check", "--list-rules", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["rule"] for r in rows] == [s.name for s in registry.rules().values()]
+    assert {r["rule"]: r["auditors"] for r in rows if r["auditors"]} == {
+        f"DQC.US.{rule}": tool for rule, tool in registry.agent_rules().items()}
+    assert main(["check", "--list-rules", "--rules", "4-9"]) == 0
+    shown = capsys.readouterr().out
+    assert "DQC.US.0004" in shown and "DQC.US.0015" not in shown

@@ -1,13 +1,12 @@
 """The rule registry: what it derives, and the meta-test that every registered rule is complete.
 
-A rule is complete when it has its specification (docs/rules/DQC_US_NNNN.md), a conformance case
-(tests/rules/test_dqc_more_rules.py CONFORMANCE), a message template for every code, and a row in
-the README's rule table. ``problems`` says what is missing; the last tests show that removing any
-one of the four is caught.
+A rule is complete when it has its specification (docs/rules/DQC_US_NNNN.md), its own test file
+(tests/rules/test_dqc_NNNN.py) and a message template for every code; nothing else lists rules, so
+adding one touches exactly those three files and its module. ``problems`` says what is missing; the
+last tests show that removing any one of them is caught.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,53 +15,49 @@ import pytest
 from auditflow.errors import AuditflowError
 from auditflow.rules import registry
 
-from test_dqc_more_rules import CONFORMANCE
-
 REPO = Path(__file__).resolve().parents[2]
 
 
-def readme_rules(text: str) -> set[str]:
-    """Rule ids with a row in the README's rule table (``| DQC.US.NNNN | ...``)."""
-    return set(re.findall(r"^\| DQC\.US\.(\d{4}) \|", text, re.MULTILINE))
+def rule_test_file(spec: registry.RuleSpec, repo: Path) -> Path:
+    return repo / "tests" / "rules" / f"test_dqc_{spec.id}.py"
 
 
-def problems(spec: registry.RuleSpec, *, repo: Path, conformance: dict, readme: str) -> list[str]:
+def problems(spec: registry.RuleSpec, *, repo: Path) -> list[str]:
     out = []
     if not (repo / spec.doc).is_file():
         out.append(f"{spec.name}: no {spec.doc}")
-    if spec.id not in conformance:
-        out.append(f"{spec.name}: no conformance case")
+    tests = rule_test_file(spec, repo)
+    if not tests.is_file():
+        out.append(f"{spec.name}: no {tests.relative_to(repo)}")
+    elif "def test_" not in tests.read_text(encoding="utf-8"):
+        out.append(f"{spec.name}: {tests.relative_to(repo)} has no test")
     if not spec.messages or any(not t.strip() for t in spec.messages.values()):
         out.append(f"{spec.name}: a code without a message template")
-    if spec.id not in readme_rules(readme):
-        out.append(f"{spec.name}: no row in the README's rule table")
     return out
 
 
 def test_every_registered_rule_is_complete():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    missing = [p for spec in registry.rules().values()
-               for p in problems(spec, repo=REPO, conformance=CONFORMANCE, readme=readme)]
-    assert missing == []
-    assert readme_rules(readme) == set(registry.rule_ids())  # and no row for a rule that does not exist
-    rows = re.findall(r"^\| DQC\.US\.(\d{4}) \|", readme, re.MULTILINE)
-    assert len(rows) == len(set(rows)) and rows == sorted(rows)  # one row per rule, in id order
+    assert [p for spec in registry.rules().values() for p in problems(spec, repo=REPO)] == []
 
 
-@pytest.mark.parametrize("remove", ["doc", "conformance", "template", "readme"])
+def test_every_rule_test_file_names_a_registered_rule():
+    files = sorted(p.stem.removeprefix("test_dqc_") for p in (REPO / "tests" / "rules").glob("test_dqc_[0-9][0-9][0-9][0-9].py"))
+    assert files == list(registry.rule_ids())
+
+
+@pytest.mark.parametrize("remove", ["doc", "tests", "template"])
 def test_removing_any_part_of_a_rule_fails_the_meta_test(remove, tmp_path):
     spec = registry.get("0036")
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    repo, conformance = REPO, dict(CONFORMANCE)
-    if remove == "doc":
-        repo = tmp_path  # a checkout without docs/rules/DQC_US_0036.md
-    elif remove == "conformance":
-        del conformance["0036"]
-    elif remove == "template":
-        spec = replace(spec, messages={code: "" for code in spec.messages})
+    repo = REPO
+    if remove in ("doc", "tests"):  # a checkout without one of the rule's files
+        repo = tmp_path
+        keep = rule_test_file(spec, REPO) if remove == "doc" else REPO / spec.doc
+        target = repo / keep.relative_to(REPO)
+        target.parent.mkdir(parents=True)
+        target.write_bytes(keep.read_bytes())
     else:
-        readme = "\n".join(line for line in readme.splitlines() if not line.startswith("| DQC.US.0036 |"))
-    assert len(problems(spec, repo=repo, conformance=conformance, readme=readme)) == 1
+        spec = replace(spec, messages={code: "" for code in spec.messages})
+    assert len(problems(spec, repo=repo)) == 1
 
 
 def test_rules_are_discovered_from_their_modules():
