@@ -3,7 +3,7 @@
 For each filing, the first fact a rule checked and found consistent is perturbed (``auditflow.mutations``);
 the rule must then report that very fact, with the code of the check it failed, and nothing it reported
 before may disappear. Rules about dates, dimensions and linkbases are covered by the fixtures of
-tests/rules/test_dqc_more_rules.py (the mutations change values only).
+each rule's tests/rules/test_dqc_NNNN.py (the mutations change values only).
 """
 from __future__ import annotations
 
