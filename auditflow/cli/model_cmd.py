@@ -1,4 +1,5 @@
-"""``auditflow model install|status``: the optional local model (see ``auditflow/llm/install.py``)."""
+"""``auditflow model install|status|serve``: the optional local model (see ``auditflow/llm/install.py``;
+``serve`` runs it behind an OpenAI-compatible HTTP API, ``auditflow/llm/serve.py``)."""
 from __future__ import annotations
 
 import json
@@ -26,12 +27,32 @@ def add_model_parser(sub) -> None:
     s = msub.add_parser("status", help="which local models are installed")
     s.add_argument("--cache-dir", metavar="DIR")
     s.add_argument("--format", choices=("table", "json"), default="table")
+    v = msub.add_parser("serve", help="serve the installed local model over an OpenAI-compatible HTTP API on "
+                                      "127.0.0.1, in the foreground (Ctrl-C stops it)")
+    v.add_argument("size", nargs="?", default="1.5b", help="model size: 1.5b (default) or 0.5b")
+    v.add_argument("--port", default="8080", help="port on 127.0.0.1 (default 8080; the port is part of the model "
+                                                  "spec, so recordings replay with the same port)")
+    v.add_argument("--parallel", default="1", metavar="N", help="requests decoded together, one conversation "
+                                                              "slot each (default 1, at most 16)")
+    v.add_argument("--threads", default="2", metavar="N", help="CPU threads (default 2)")
+    v.add_argument("--cache-dir", metavar="DIR", help="where models live (default: $AUDITFLOW_MODEL_DIR or ~/.cache/auditflow/models)")
 
 
 def run_model(args) -> int:
     if args.model_command == "install":
         return _install(args)
+    if args.model_command == "serve":
+        return _serve(args)
     return _status(args)
+
+
+def _serve(args) -> int:
+    from auditflow.llm.serve import MAX_PARALLEL, ServeSettings, parse_count, serve
+
+    settings = ServeSettings(size=args.size.lower(), port=parse_count(args.port, "--port", 1, 65535),
+                             parallel=parse_count(args.parallel, "--parallel", 1, MAX_PARALLEL),
+                             threads=parse_count(args.threads, "--threads", 1, 256), cache_dir=args.cache_dir)
+    return serve(settings, lambda line: print(line, flush=True))
 
 
 def _install(args) -> int:
