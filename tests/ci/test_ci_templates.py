@@ -257,6 +257,13 @@ def test_the_pull_request_job_installs_from_the_source_and_gates(source: str, da
     assert "::warning title=AuditFlow data root missing::" in _ran(missed, "Say when the data root is missing").stdout
     _ran(missed, "Install")
     assert _installed_from(env) == (VERSION, source)  # this checkout, through git at the tag: not the index
+    shown = _run(["python", "-m", "pip", "show", "pytest-auditflow"], env=env, cwd=env["HOME"]).stdout
+    for line in (f"Home-page: {PROJECT['urls']['Homepage']}", "Author: AuditFlow contributors",
+                 "License-Expression: Apache-2.0"):
+        assert line in shown.splitlines(), shown
+    licence = _run(["python", "-c", "import importlib.metadata as m; "
+                    "print(m.distribution('pytest-auditflow').read_text('licenses/LICENSE'))"], env=env, cwd=env["HOME"])
+    assert "Version 2.0, January 2004" in licence.stdout, licence.stderr
     cases = _ran(missed, "Audit cases (replay only)").stdout
     assert "4 passed, 1 skipped" in cases and "skipped 1 case(s): needs the AuditFlow data root" in cases, cases[-3000:]
     assert " 0 misses" in cases
