@@ -7,8 +7,10 @@ the next turn. Our key is :class:`auditflow.llm.cachekey.CacheKey`.
 One entry is one human-readable JSON file ``<dir>/<key[:2]>/<key>.json`` (reviewable in a pull
 request), written atomically (temp file in the same folder, fsync, ``os.replace``) so concurrent
 writers, xdist workers included, never leave a partial file. An entry that does not parse, or whose
-request no longer hashes to its key, is a miss, never a crash. ``<dir>/cases/<case>.json`` lists the
-keys each case recorded. Record modes follow VCR: ``none`` replays only (a miss is a
+request no longer hashes to its key, is a miss, never a crash. ``<dir>/cases/<case>.keys`` lists the
+keys each case recorded, one per line, appended before each entry is written so that concurrent writers
+and ``kill -9`` never leave an entry its case does not list (``<dir>/cases/<case>.json``, the list that
+earlier versions rewrote whole, is still read; docs/reliability.md, "The LLM cache"). Record modes follow VCR: ``none`` replays only (a miss is a
 :class:`CacheMissError` naming case, role, key and how to re-record), ``once`` records a case that
 has no entries yet and replays a recorded one, ``new_episodes`` replays hits and records misses,
 ``all`` always calls and overwrites. :class:`CachedChatModel` puts a chat model behind the cache.
@@ -20,7 +22,6 @@ import os
 import re
 import stat
 import tempfile
-import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -43,6 +44,7 @@ RERECORD_HINT = ("re-record it with --auditflow-record-mode new_episodes (pytest
                  "(auditflow CLI), which calls the model for missing entries and keeps the others")
 _KEY = re.compile(r"^[0-9a-f]{64}$")
 CASES_DIR = "cases"
+KEYS_SUFFIX = ".keys"  # <dir>/cases/<case>.keys: the append-only list of a case's keys
 JUDGE_DIR = "judge"  # the LLM judge's own cache folder inside the cache directory
 
 
@@ -93,30 +95,83 @@ def entry_path(directory: Path, key: str) -> Path:
     return Path(directory) / key[:2] / f"{key}.json"
 
 
-def case_manifest_path(directory: Path, case_id: str | None) -> Path:
-    """``<dir>/cases/<case>.json``: the keys a case recorded (how ``once`` knows it was recorded)."""
+def _case_stem(case_id: str | None) -> str:
     name = case_id or "_no_case"
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:100]
     if safe != name:
         safe = f"{safe}-{sha256_hex(name)[:8]}"
-    return Path(directory) / CASES_DIR / f"{safe}.json"
+    return safe
 
 
-_MANIFEST_LOCKS: dict[str, threading.Lock] = {}
-_MANIFEST_GUARD = threading.Lock()
+def case_manifest_path(directory: Path, case_id: str | None) -> Path:
+    """``<dir>/cases/<case>.json``: the keys a case recorded, as a JSON list that earlier versions
+    rewrote whole on each write (and so lost keys to concurrent writers). Read, never written now;
+    ``prune`` still drops deleted keys from it."""
+    return Path(directory) / CASES_DIR / f"{_case_stem(case_id)}.json"
 
 
-def _manifest_lock(path: Path) -> threading.Lock:
-    with _MANIFEST_GUARD:
-        return _MANIFEST_LOCKS.setdefault(str(path), threading.Lock())
+def case_keys_path(directory: Path, case_id: str | None) -> Path:
+    """``<dir>/cases/<case>.keys``: the keys a case recorded, one per line, only ever appended to."""
+    return Path(directory) / CASES_DIR / f"{_case_stem(case_id)}{KEYS_SUFFIX}"
+
+
+_KEY_AT_END = re.compile(rb"[0-9a-f]{64}$")
 
 
 def read_manifest(path: Path) -> dict:
+    """A legacy ``<case>.json`` manifest (``{"case_id": ..., "keys": [...]}``), or {} if unreadable."""
     try:
         obj = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return obj if isinstance(obj, dict) and isinstance(obj.get("keys"), list) else {}
+
+
+def read_keys_log(path: Path) -> list[str]:
+    """The keys of a ``<case>.keys`` log, deduplicated, in the order first written.
+
+    A line is a key; a writer killed inside its ``write`` (which a local file system does not show, but
+    a network one may) leaves a prefix of its line. A line shorter than a key is such a prefix and is
+    skipped; a longer one is a prefix followed by the next writer's whole key, which is its last 64
+    characters. Anything else (a hand edit) is skipped, never an error.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return []
+    seen: dict[str, None] = {}
+    for line in data.split(b"\n"):
+        m = _KEY_AT_END.search(line.strip())
+        if m:
+            seen.setdefault(m.group().decode("ascii"), None)
+    return list(seen)
+
+
+def manifest_keys(directory: Path | str, case_id: str | None) -> set[str]:
+    """Every key a case's manifest lists: its ``.keys`` log and its legacy ``.json`` list together."""
+    keys = {k for k in read_manifest(case_manifest_path(Path(directory), case_id)).get("keys", [])
+            if isinstance(k, str) and _KEY.match(k)}
+    return keys | set(read_keys_log(case_keys_path(Path(directory), case_id)))
+
+
+def append_key(path: Path, key: str) -> None:
+    """Append ``key`` as one whole line: the file is opened ``O_APPEND`` and the line handed to one
+    ``write``, so concurrent writers (threads, processes, xdist workers) each add their line and none
+    rewrites another's, and a ``kill -9`` loses at most the line being written (see
+    :func:`read_keys_log`). A line torn that way is ended first, so the next key stays whole.
+    Synced to disk, as the entry is."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        line = key.encode("ascii") + b"\n"
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            line = b"\n" + line
+        if os.write(fd, line) != len(line):  # a regular file takes a 66-byte write whole, or raises
+            raise OSError(f"short write to {path}")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _dump_pretty(obj: Any) -> str:
@@ -163,7 +218,10 @@ class LLMCache:
         return self.mode in ("new_episodes", "all") or self._once_records
 
     def case_recorded(self) -> bool:
-        return case_manifest_path(self.directory, self.case_id).exists()
+        """Whether this case recorded an entry that still exists. A key is listed before its entry is
+        written, so a writer killed between the two leaves a listed key without an entry: that alone
+        does not make the case recorded (``once`` records it again)."""
+        return any(entry_path(self.directory, k).is_file() for k in manifest_keys(self.directory, self.case_id))
 
     def read(self, key: str) -> tuple[AIMessage | None, str]:
         """(the replayed message, "") or (None, why it is a miss). Never raises on a bad entry."""
@@ -222,19 +280,18 @@ class LLMCache:
                  "created": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
                  "request": request, "response": response}
         try:
+            self._add_to_manifest(key)  # first: an entry never exists that its case does not list
             atomic_write_text(entry_path(self.directory, key), _dump_pretty(entry))
-            self._add_to_manifest(key)
         except OSError as exc:
             raise CacheWriteError(f"cannot write the LLM cache entry {key} under {self.directory}: {exc}") from exc
         self.stats.count("writes", key)
 
     def _add_to_manifest(self, key: str) -> None:
-        """Threads of this process take turns; two processes recording the *same* case at once could
-        drop a key from the list (never an entry): the list only tells ``once`` the case was recorded."""
-        path = case_manifest_path(self.directory, self.case_id)
-        with _manifest_lock(path):
-            keys = set(read_manifest(path).get("keys", [])) | {key}
-            atomic_write_text(path, _dump_pretty({"case_id": self.case_id, "keys": sorted(keys)}))
+        """List ``key`` in the case's ``.keys`` log unless the case lists it already (``all`` re-records
+        the same keys). Two writers may both find it missing and both append it: a duplicate line,
+        which readers drop. Nothing is read-modified-written, so nothing written by another is lost."""
+        if key not in manifest_keys(self.directory, self.case_id):
+            append_key(case_keys_path(self.directory, self.case_id), key)
 
     def get_or_call(self, key: str, request: dict, call: Callable[[], Any], *, role: str, model: str) -> AIMessage:
         """Replay the entry for ``key``, or (in a record mode) call the model and record its answer."""
@@ -316,7 +373,7 @@ def prune(directory: Path | str, used_keys) -> int:
         p.unlink(missing_ok=True)
     gone = {p.stem for p in removed if p.suffix == ".json"}
     for root in cache_roots(directory):
-        _drop_from_manifests(root / CASES_DIR, gone)
+        _drop_from_manifests(root, gone)
     for shard in {p.parent for p in removed}:
         try:
             shard.rmdir()  # only if now empty
@@ -325,14 +382,37 @@ def prune(directory: Path | str, used_keys) -> int:
     return len(removed)
 
 
-def _drop_from_manifests(folder: Path, gone: set[str]) -> None:
+def _drop_from_manifests(root: Path, gone: set[str]) -> None:
+    """Drop deleted keys, and keys whose entry was never written (a writer killed between the two), from
+    the legacy lists and the logs of one cache folder. A log is rewritten here (whole, atomically), the
+    one place it is not appended to: prune deletes entries, so no recording runs meanwhile."""
+    folder = root / CASES_DIR
+
+    def kept(k) -> bool:
+        return isinstance(k, str) and k not in gone and bool(_KEY.match(k)) and entry_path(root, k).is_file()
+
     for m in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         data = read_manifest(m)
-        keys = sorted(set(data.get("keys", [])) - gone)
+        keys = sorted({k for k in data.get("keys", []) if kept(k)})
         if not keys:
             m.unlink(missing_ok=True)
         elif keys != data.get("keys"):
             atomic_write_text(m, _dump_pretty({**data, "keys": keys}))
+    for log in sorted(folder.glob(f"*{KEYS_SUFFIX}")) if folder.is_dir() else []:
+        listed = read_keys_log(log)
+        keys = [k for k in listed if kept(k)]
+        if not keys:
+            log.unlink(missing_ok=True)
+        elif keys != listed:
+            atomic_write_text(log, "".join(k + "\n" for k in keys))
+
+
+def recorded_cases(folder: Path) -> set[str]:
+    """The cases with a manifest (a ``.keys`` log, a legacy ``.json`` list, or both) in ``<dir>/cases``."""
+    if not folder.is_dir():
+        return set()
+    return {p.name[: -len(p.suffix)] for p in folder.iterdir()
+            if p.suffix in (".json", KEYS_SUFFIX) and not p.name.startswith(".")}
 
 
 def summary(directory: Path | str) -> dict[str, Any]:
@@ -340,7 +420,7 @@ def summary(directory: Path | str) -> dict[str, Any]:
     out = {}
     for root in cache_roots(directory):
         files = [p for p in iter_entries(root) if p.suffix == ".json"]
-        cases = list((root / CASES_DIR).glob("*.json")) if (root / CASES_DIR).is_dir() else []
+        cases = recorded_cases(root / CASES_DIR)
         out[root.name if root != Path(directory) else "auditors"] = {
             "entries": len(files), "bytes": sum(p.stat().st_size for p in files), "cases": len(cases)}
     temps = temp_files(directory)

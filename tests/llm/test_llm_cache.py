@@ -13,8 +13,8 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from auditflow.env.session import tool_schemas
 from auditflow.llm import cache as cache_mod
 from auditflow.llm.cache import (
-    CachedChatModel, CacheError, CacheMissError, CacheWriteError, LLMCache, case_manifest_path, entry_path,
-    iter_entries, prune, summary, unused_entries,
+    CachedChatModel, CacheError, CacheMissError, CacheWriteError, LLMCache, case_keys_path, case_manifest_path,
+    entry_path, iter_entries, manifest_keys, prune, read_keys_log, summary, unused_entries,
 )
 from auditflow.llm.cachekey import CacheKey
 from auditflow.llm.stats import CacheStats
@@ -108,7 +108,8 @@ def test_new_episodes_records_misses_and_replays_hits(tmp_path):
     entry = json.loads(entry_path(tmp_path, key).read_text())
     assert entry["case_id"] == "c1" and entry["role"] == "compliance" and entry["request"]["messages"]
     assert "usage" not in json.dumps(entry["response"])
-    assert json.loads(case_manifest_path(tmp_path, "c1").read_text())["keys"] == [key]
+    assert case_keys_path(tmp_path, "c1").read_text() == key + "\n" and manifest_keys(tmp_path, "c1") == {key}
+    assert not case_manifest_path(tmp_path, "c1").exists()  # the legacy list is read, never written
 
 
 def test_none_replays_and_a_miss_names_case_role_key_and_the_fix(tmp_path):
@@ -238,12 +239,19 @@ def test_eight_processes_recording_into_one_directory(tmp_path):
     assert len(total.used_keys) == n_shared + 8 * n_own
     files = list(iter_entries(tmp_path))
     assert sorted(p.stem for p in files) == sorted(total.used_keys)
-    assert [p for p in tmp_path.rglob("*") if p.is_file() and (p.suffix != ".json" or p.name.startswith("."))] == []
+    assert [p for p in tmp_path.rglob("*") if p.is_file() and (p.suffix not in (".json", ".keys")
+                                                               or p.name.startswith("."))] == []
+    listed = set()
     for p in files:
         entry = json.loads(p.read_text())
         assert entry["key"] == p.stem
+        assert p.stem in manifest_keys(tmp_path, entry["case_id"])  # every entry is listed under its case
     for m in (tmp_path / "cases").iterdir():
-        json.loads(m.read_text())
+        assert m.suffix == ".keys"
+        lines = m.read_text().splitlines()
+        assert lines and set(lines) == set(read_keys_log(m))  # whole lines (two writers may both add a key)
+        listed.update(lines)
+    assert listed == total.used_keys
     assert total.hits + total.misses == 8 * (2 * n_shared + n_own) and total.corrupt == 0
 
 
@@ -275,8 +283,8 @@ def test_prune_removes_unused_entries_and_updates_manifests(tmp_path):
     assert prune(tmp_path, used) == 3
     assert sorted(p.stem for p in iter_entries(tmp_path)) == sorted(keys[:2])
     assert [p.stem for p in iter_entries(tmp_path / "judge")] == [keys[3]]
-    assert not case_manifest_path(tmp_path, "c2").exists() and case_manifest_path(tmp_path, "c1").exists()
-    assert not case_manifest_path(tmp_path / "judge", "c4").exists()
+    assert not case_keys_path(tmp_path, "c2").exists() and manifest_keys(tmp_path, "c1") == {keys[1]}
+    assert not case_keys_path(tmp_path / "judge", "c4").exists()
     assert prune(tmp_path, used) == 0
 
 
