@@ -59,8 +59,10 @@ def test_a_file_output_under_a_file_is_an_input_error(option, tmp_path, capsys) 
     assert blocker.read_text() == "a file, not a folder\n"
 
 
-@pytest.mark.parametrize("argv,also", [(["eval", "no-such-cases", "--out"], ""),
-                                       (["cases", "generate", "--filing", "x", "--out"], "or a file name ending in .yaml")])
+@pytest.mark.parametrize("argv,also", [
+    (["eval", "no-such-cases", "--out"], ""),
+    (["cases", "generate", "--filing", "x", "--out"], "or a file name ending in .yaml"),
+])
 def test_a_folder_output_naming_a_file_is_an_input_error(argv, also, tmp_path, capsys) -> None:
     blocker = tmp_path / "results"
     blocker.write_text("kept\n")

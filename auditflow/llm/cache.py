@@ -10,9 +10,10 @@ writers, xdist workers included, never leave a partial file. An entry that does 
 request no longer hashes to its key, is a miss, never a crash. ``<dir>/cases/<case>.keys`` lists the
 keys each case recorded, one per line, appended before each entry is written so that concurrent writers
 and ``kill -9`` never leave an entry its case does not list (``<dir>/cases/<case>.json``, the list that
-earlier versions rewrote whole, is still read; docs/reliability.md, "The LLM cache"). Record modes follow VCR: ``none`` replays only (a miss is a
-:class:`CacheMissError` naming case, role, key and how to re-record), ``once`` records a case that
-has no entries yet and replays a recorded one, ``new_episodes`` replays hits and records misses,
+earlier versions rewrote whole, is still read; docs/reliability.md, "The LLM cache and model
+replies"). Record modes follow VCR: ``none`` replays only (a miss is a :class:`CacheMissError` naming
+case, role, key and how to re-record), ``once`` records a case that has no entries yet and replays a
+recorded one, ``new_episodes`` replays hits and records misses,
 ``all`` always calls and overwrites. :class:`CachedChatModel` puts a chat model behind the cache.
 """
 from __future__ import annotations
