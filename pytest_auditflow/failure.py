@@ -49,7 +49,9 @@ def header(outcome: CaseOutcome, *, file: str, settings: Settings) -> list[str]:
     lines += [f"  filing : {c.filing}" + (f"  (inject: {inject})" if inject else ""),
               f"  query  : {c.query}" + (f", rule hint {c.query.rule_hint}" if c.query.rule_hint else ""),
               f"  run    : model {run.model}, config {run.config}, record mode {run.record_mode}",
-              f"  label  : {j.label} ({LABELS[j.label]}), verdict {'right' if j.verdict_right else 'wrong'}"]
+              (f"  label  : none: an input error of the case, not scored (not in Joint ACC or any rate)"
+               if outcome.input_error else
+               f"  label  : {j.label} ({LABELS[j.label]}), verdict {'right' if j.verdict_right else 'wrong'}")]
     return lines
 
 
@@ -57,6 +59,8 @@ def summary(outcome: CaseOutcome) -> str:
     """One line for pytest's short summary: what went wrong first."""
     if outcome.error_kind == "cache_miss":
         return "LLM cache miss in replay mode (see below for how to re-record)"
+    if outcome.input_error:
+        return "input error of the case (not scored)"
     if outcome.error is not None:
         return "could not run"
     text = "; ".join(f"{m.field} expected {m.expected}, got {m.actual}" for m in outcome.judgement.mismatches)
@@ -116,6 +120,10 @@ def render_failure(outcome: CaseOutcome, *, nodeid: str, file: str, settings: Se
                   f"model {settings.run.model}. Re-record it (this calls the model) with:",
                   f"  {rerecord_command(nodeid, settings)}",
                   "then review and commit the cache folder."]
+    elif outcome.input_error:
+        lines += ["", f"Input error of the case: {outcome.error}",
+                  "The case names something its filing does not have (or a filing or inject: that cannot be used), "
+                  "so the audit never started. Fix the case; it is not scored: the labels and Joint ACC leave it out."]
     elif outcome.error is not None:
         lines += ["", f"The case could not run: {outcome.error}"]
     else:

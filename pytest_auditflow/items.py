@@ -177,7 +177,8 @@ def case_properties(item: AuditCaseItem, outcome: CaseOutcome | None) -> list[tu
     r, j = outcome.result, outcome.judgement
     row.update(
         label=j.label, verdict_right=j.verdict_right, passed=outcome.passed,
-        cause=NOT_RUN if outcome.error is not None else cause_of(case.expect, r, j),
+        cause=(None if outcome.input_error  # not scored, so no cause of "not A": listed apart in the report
+               else NOT_RUN if outcome.error is not None else cause_of(case.expect, r, j)),
         decision=r.decision if r else None, triggered_rules=",".join(r.triggered_rules) if r else "",
         reported_value=dec_str(r.reported_value) if r else None, expected_value=dec_str(r.expected_value) if r else None,
         credibility=r.credibility if r else None, seconds=round(outcome.seconds, 3), error=outcome.error,

@@ -14,7 +14,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from auditflow.cases.labels import ORDER, Tally, tally
+from auditflow.cases.labels import INPUT, ORDER, Tally, tally
 from auditflow.cases.results import GateResult, cache_totals
 from auditflow.eval.metrics import cause_counts
 
@@ -78,6 +78,8 @@ def render_report(rows: list[Mapping[str, Any]], *, width: int, ascii_only: bool
     if _natural_width(table) > console.width:
         table = build_table(rows, ascii_only=ascii_only, compact=True)
     say(table)
+    for line in input_error_lines(rows):
+        say(line, soft_wrap=True)
     why = cause_line(rows)
     if why:
         say(why)
@@ -108,6 +110,17 @@ def slowest_lines(rows: Iterable[Mapping[str, Any]], n: int) -> list[str]:
     if not timed:
         return []
     return [f"slowest {len(timed)} case(s):"] + [f"  {r['seconds']:7.2f}s  {r['nodeid']}" for r in timed]
+
+
+def input_error_lines(rows: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The cases that did not run for an input error of their own (a typo in the query, a missing filing):
+    counted apart from the labels above and left out of every rate, each named with its file and line."""
+    bad = [r for r in rows if r.get("label") == INPUT]
+    if not bad:
+        return []
+    return ([f"input errors: {len(bad)} case(s) did not run, their query or filing is wrong (not scored, not in "
+             "Joint ACC; fix the cases, see the failures above):"]
+            + [f"  {r.get('file')}:{r.get('line')} {r.get('case_id')}" for r in bad])
 
 
 def cause_line(rows: Iterable[Mapping[str, Any]]) -> str | None:

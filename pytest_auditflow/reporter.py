@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from auditflow.cases.errors import CaseInputError
-from auditflow.cases.labels import tally
+from auditflow.cases.labels import INPUT, tally
 from auditflow.cases.models import POLICY
 from auditflow.cases.results import (
     GateResult, baseline_gate, load_baseline, min_joint_acc_gate, results_document, sorted_rows, write_results,
@@ -50,7 +50,9 @@ class AuditflowReporter:
         props = {k[len(PROP) + 1:]: v for k, v in report.user_properties if k.startswith(PROP + ".")}
         if props and (report.when == "call" or report.nodeid not in self.rows):
             self.rows[report.nodeid] = {"nodeid": report.nodeid, **props}
-        if report.failed and not (props and report.when == "call" and not props.get("crashed")):
+        # a crash or a case's input error is not a verdict: no gate may turn it into a pass
+        if report.failed and not (props and report.when == "call" and not props.get("crashed")
+                                  and props.get("label") != INPUT):
             self.other_failures.add(report.nodeid)
         self.bad_files.update(v for k, v in report.user_properties if k == FILE_ERROR_PROP)
         if report.skipped and "auditflow" in report.keywords:
@@ -149,9 +151,11 @@ class AuditflowReporter:
         run = self.state.settings.run
         judge = f", LLM judge {run.judge_model}" if run.judge_model else ""
         skipped = f" ({len(self.skipped)} skipped)" if self.skipped else ""
+        bad = sum(r.get("label") == INPUT for r in self.rows.values())
+        inputs = f" ({bad} more with an input error)" if bad else ""
         prof = run.profile()
         shuffle = f", shuffle {run.shuffle}" if run.shuffle is not None else ""
-        return (f"AuditFlow: {len(self.rows)} case(s) run{skipped}, model {run.model} ({model_note(run)}), "
+        return (f"AuditFlow: {len(self.rows) - bad} case(s) run{inputs}{skipped}, model {run.model} ({model_note(run)}), "
                 f"config {run.config}, prompts {prof.name} ({prof.sha256[:12]}){shuffle}, record mode {run.record_mode}{judge}")
 
     def _gates(self, rows: list[dict[str, Any]]) -> list[GateResult]:

@@ -17,6 +17,10 @@ triggered rules (as a set), both values, and the tools that must have been calle
 
 Metrics: Joint ACC = A / N, SER/EER/CER = S/E/C over N, VAcc = right verdicts / N, invalid rate
 = S / N, where N is every case that ran (FinMR's 67-case denominator; see docs/metrics.md).
+
+A case whose own inputs are wrong (a concept, period or member its filing does not have, a missing
+filing, a bad ``inject:``) gets :data:`INPUT` instead of a label: the model never ran, so it is counted
+apart (``Tally.input_errors``) and is in none of the rates above.
 """
 from __future__ import annotations
 
@@ -35,6 +39,7 @@ LABELS: dict[str, str] = {
     "C": "expected value or conclusion wrong",
 }
 ORDER = ("A", "S", "E", "C")
+INPUT = "input"  # not a FinMR label: an input error of the case itself, never scored (see the module docstring)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +59,7 @@ class Judgement:
 
     @property
     def passed(self) -> bool:
-        return self.label != "S" and not self.mismatches
+        return self.label not in ("S", INPUT) and not self.mismatches
 
 
 def _show(value: Any) -> str:
@@ -131,8 +136,12 @@ class Tally:
     passed: int = 0
     judged: int = 0  # cases with an LLM-judge label
     agreed: int = 0  # ... that agree with the deterministic label
+    input_errors: int = 0  # cases that did not run for an input error of their own: not in n
 
     def add(self, row: Mapping[str, Any]) -> None:
+        if row["label"] == INPUT:
+            self.input_errors += 1
+            return
         self.n += 1
         self.labels[row["label"]] = self.labels.get(row["label"], 0) + 1
         self.verdict_right += bool(row.get("verdict_right"))
@@ -161,7 +170,8 @@ class Tally:
         return {"n": self.n, **self.labels, "passed": self.passed, "verdict_right": self.verdict_right,
                 "joint_acc": self.joint_acc, "vacc": self.vacc, "invalid_rate": self.invalid_rate,
                 "ser": rates["s_rate"], "eer": rates["e_rate"], "cer": rates["c_rate"],
-                "judge_agreement": self.agreed / self.judged if self.judged else None, "judged": self.judged}
+                "judge_agreement": self.agreed / self.judged if self.judged else None, "judged": self.judged,
+                **({"input_errors": self.input_errors} if self.input_errors else {})}  # absent: results unchanged
 
 
 def tally(rows: Iterable[Mapping[str, Any]]) -> tuple[dict[str, Tally], Tally]:
@@ -169,6 +179,7 @@ def tally(rows: Iterable[Mapping[str, Any]]) -> tuple[dict[str, Tally], Tally]:
     by_rule: dict[str, Tally] = {}
     total = Tally()
     for row in rows:
-        by_rule.setdefault(row["rule"], Tally()).add(row)
+        if row["label"] != INPUT:  # a family is not shown for cases that never ran
+            by_rule.setdefault(row["rule"], Tally()).add(row)
         total.add(row)
     return dict(sorted(by_rule.items())), total

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from auditflow.cases.errors import CaseInputError
-from auditflow.cases.labels import Tally, tally
+from auditflow.cases.labels import INPUT, Tally, tally
 
 RESULTS_FORMAT = 1
 EPSILON = 1e-9
@@ -100,22 +100,28 @@ def baseline_gate(rows: Iterable[Mapping[str, Any]], baseline: Mapping[str, Mapp
     pass with nothing compared. Accept a known failure by writing it into a reviewed baseline.
     """
     current = {r["nodeid"]: r for r in rows}
-    shared = sorted(set(current) & set(baseline))
+    # a case with an input error (in either run) has no label to compare; it is still named below when it
+    # passed before, and it fails the session on its own (the reporter never gates it away)
+    both = sorted(set(current) & set(baseline))
+    shared = [k for k in both if INPUT not in (current[k]["label"], baseline[k]["label"])]
     new_failures = tuple(sorted(k for k, r in current.items() if k not in baseline and not r.get("passed")))
     new_note = (f"; {len(new_failures)} new failing case(s), not in the baseline: {', '.join(new_failures)}"
                 if new_failures else "")
     if not shared:
-        return GateResult("baseline", not new_failures,
-                          f"no case of this run is in the baseline; nothing to compare{new_note}", new_failures)
+        what = ("no case of this run is in the baseline" if not both
+                else f"the {len(both)} case(s) this run shares with the baseline have an input error")
+        return GateResult("baseline", not new_failures, f"{what}; nothing to compare{new_note}", new_failures)
     def acc(src: Mapping[str, Mapping[str, Any]]) -> float:
         return sum(src[k]["label"] == "A" for k in shared) / len(shared)
 
     before, now = acc(baseline), acc(current)
-    regressed = tuple(k for k in shared if _worse(baseline[k], current[k]))
+    regressed = tuple(k for k in both if _worse(baseline[k], current[k]))
     ok = now + EPSILON >= before - max_drop and not new_failures
     detail = "; regressed: " + ", ".join(_describe(k, baseline[k], current[k]) for k in regressed) if regressed else ""
     skipped = len(set(baseline) - set(current))
     note = f" ({skipped} baseline case(s) not run)" if skipped else ""
+    if len(both) > len(shared):
+        note += f" ({len(both) - len(shared)} with an input error, not compared)"
     return GateResult("baseline", ok, f"Joint ACC {_pct(now)} vs baseline {_pct(before)} on {len(shared)} shared "
                                       f"case(s){note}, allowed drop {_pct(max_drop)}{detail}{new_note}",
                       regressed + new_failures)

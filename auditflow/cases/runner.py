@@ -1,9 +1,14 @@
 """Running one audit case end to end: environment (+ inject), the protocol, the label.
 
-This is what a pytest item calls, kept free of pytest so the same run can be scripted. Problems
-of the case's inputs (missing filing, bad selector, unknown model spec) and LLM cache misses in
-replay mode become an outcome with ``error`` set, labelled S, so the suite report still counts the
-case; anything else is a bug and propagates with its traceback.
+This is what a pytest item calls, kept free of pytest so the same run can be scripted. Two kinds of
+problems become an outcome with ``error`` set; anything else is a bug and propagates with its traceback:
+
+* an input error of the case (an :class:`~auditflow.errors.AuditflowError` before the model answers:
+  a concept, period or member the filing does not have, raised with its close matches by the same
+  check as ``auditflow audit``, a missing filing, a bad ``inject:`` selector): the case's fault, not
+  the model's, so it gets :data:`~auditflow.cases.labels.INPUT` instead of a label and is left out
+  of Joint ACC and every rate (docs/metrics.md);
+* an LLM cache miss in replay mode: labelled S, so the suite report still counts the case.
 """
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ from typing import Any, Callable
 from auditflow.agents.audit import run_audit
 from auditflow.agents.reports import AuditResult
 from auditflow.cases.filings import case_environment
-from auditflow.cases.labels import Judgement, Mismatch, judge, tools_called
+from auditflow.cases.labels import INPUT, Judgement, Mismatch, judge, tools_called
 from auditflow.cases.model import AuditCase
 from auditflow.cases.models import is_cache_miss, make_judge, make_models, new_stats, stats_counts, used_keys
 from auditflow.cases.settings import RunSettings
@@ -31,7 +36,7 @@ class CaseOutcome:
     result: AuditResult | None
     judgement: Judgement
     error: str | None = None
-    error_kind: str | None = None  # "cache_miss" | "input"
+    error_kind: str | None = None  # "cache_miss" (labelled S) | "input" (not scored: INPUT)
     cache: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     judge_label: str | None = None
@@ -41,6 +46,11 @@ class CaseOutcome:
     @property
     def passed(self) -> bool:
         return self.error is None and self.judgement.passed
+
+    @property
+    def input_error(self) -> bool:
+        """The case's own inputs are wrong: no model outcome, never scored."""
+        return self.error_kind == "input"
 
 
 def run_case(case: AuditCase, settings: RunSettings, *, make: MakeModels = make_models,
@@ -64,7 +74,8 @@ def run_case(case: AuditCase, settings: RunSettings, *, make: MakeModels = make_
         kind = "cache_miss" if is_cache_miss(exc) else "input" if isinstance(exc, AuditflowError) else None
         if kind is None:
             raise
-        failed = Judgement("S", False, (Mismatch("output", "an audit result", f"error: {exc}"),))
+        failed = (Judgement(INPUT, False, (Mismatch("input", "a case its filing can answer", f"input error: {exc}"),))
+                  if kind == "input" else Judgement("S", False, (Mismatch("output", "an audit result", f"error: {exc}"),)))
         return CaseOutcome(case, None, failed, str(exc), kind, stats_counts(stats), time.perf_counter() - t0,
                            cache_keys=used_keys(stats))
     return CaseOutcome(case, result, judgement, cache=stats_counts(stats), seconds=time.perf_counter() - t0,

@@ -275,7 +275,10 @@ def _print_summary(console: Console, report, written: list[Path], run, timings) 
     if per_case:
         console.print(f"seconds per case (wall clock of this run, in run.json): {per_case}")
     if problems := report.problems():
-        console.print(f"[red]{len(problems)} run(s) without an audit result[/red] (counted as S; listed in results.md)")
+        inputs = sum(r.error_kind == "input" for _, r in problems)  # an input error of the case: in no rate
+        how = ("counted as S" if not inputs else "input errors of the cases, in no rate" if inputs == len(problems)
+               else f"{inputs} input error(s) of the cases, in no rate; the rest counted as S")
+        console.print(f"[red]{len(problems)} run(s) without an audit result[/red] ({how}; listed in results.md)")
     if run.skipped:
         console.print(f"[yellow]{len(run.skipped)} case(s) skipped[/yellow]: {escape(run.skipped[0].reason)}")
     missed = list(dict.fromkeys(c for c, r in report.problems() if r.error_kind == "cache_miss"))

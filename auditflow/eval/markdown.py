@@ -15,7 +15,7 @@ from auditflow.eval.beside import case_sets
 from auditflow.eval.bootstrap import Comparison
 from auditflow.eval.causes import CAUSES
 from auditflow.eval.metrics import ConfigMetrics
-from auditflow.eval.records import CACHE_MISS, CRASH, CaseRecord
+from auditflow.eval.records import CACHE_MISS, CRASH, INPUT, CaseRecord
 from auditflow.eval.report import EvalReport
 
 CHARTS = (("per-rule-accuracy.png", "Joint ACC by DQC rule family and configuration"),
@@ -176,7 +176,7 @@ def _across(report: EvalReport) -> list[str]:
 def problem_text(r: CaseRecord) -> str:
     if r.error_kind == CACHE_MISS:
         return "LLM cache miss: no recorded answer for a call, and the record mode replays only"
-    text = f"{'crash (a bug)' if r.error_kind == CRASH else 'input'}: {r.error or ''}"
+    text = f"{'crash (a bug)' if r.error_kind == CRASH else 'input error of the case'}: {r.error or ''}"
     return text if len(text) <= MAX_PROBLEM else text[: MAX_PROBLEM - 1] + "…"
 
 
@@ -188,12 +188,23 @@ def rerecord_command(report: EvalReport, configs: Iterable[str]) -> str:
     return shlex.join([*parts, "--record-mode", "new_episodes"])
 
 
+def _counted_as(problems: list[tuple[str, CaseRecord]]) -> str:
+    """How the problems count: a cache miss or a crash is S; an input error of the case is in no rate."""
+    inputs = sum(r.error_kind == INPUT for _, r in problems)
+    if not inputs:
+        return "each counts as S (no valid output) above."
+    if inputs == len(problems):
+        return "each is an input error of its case, counted in no rate above (fix the case)."
+    return (f"{inputs} are input errors of their cases, counted in no rate above (fix the cases); "
+            "the others count as S (no valid output).")
+
+
 def _problems(report: EvalReport) -> list[str]:
     problems = report.problems()
     if not problems:
         return []
     out = ["", PROBLEMS_HEADING, "",
-           f"{len(problems)} run(s) ended without an audit result; each counts as S (no valid output) above.", ""]
+           f"{len(problems)} run(s) ended without an audit result; " + _counted_as(problems), ""]
     out += _table(["configuration", "case", "problem"], [":--", ":--", ":--"],
                   ([c, f"`{r.key}`", cell(problem_text(r))] for c, r in problems))
     missed = list(dict.fromkeys(c for c, r in problems if r.error_kind == CACHE_MISS))

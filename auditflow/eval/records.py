@@ -93,6 +93,8 @@ def record_of(key: str, outcome: CaseOutcome, redact: Redactor) -> CaseRecord:
     case, r, j = outcome.case, outcome.result, outcome.judgement
     base = dict(key=key, rule=case.rule, expected_decision=case.expect.decision, label=j.label,
                 verdict_right=j.verdict_right, passed=outcome.passed)
+    if outcome.input_error:  # the case's own inputs are wrong: no label, no cause, in no rate (labels.INPUT)
+        return CaseRecord(**base, error_kind=INPUT, error=redact(outcome.error or "input error"))
     if outcome.error is not None or r is None:
         return CaseRecord(**base, invalid_output=True, cause=NOT_RUN, error_kind=outcome.error_kind,
                           error=redact(outcome.error or "no audit result"))

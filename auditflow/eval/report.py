@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from auditflow.cases.labels import INPUT
 from auditflow.eval.beside import BesideResults
 from auditflow.eval.bootstrap import Comparison, compare
 from auditflow.eval.collect import CaseSet
@@ -85,8 +86,8 @@ def _paired(reference: str, other: str, records: dict[str, tuple[CaseRecord, ...
             seed: int) -> Comparison | None:
     """The bootstrap of two rows on the cases both ran (all of them, unless one row ran a subset);
     None when they share no case."""
-    ref = {r.key: r.label == "A" for r in records[reference]}
-    oth = {r.key: r.label == "A" for r in records[other]}
+    ref = {r.key: r.label == "A" for r in records[reference] if r.label != INPUT}  # input errors: not scored
+    oth = {r.key: r.label == "A" for r in records[other] if r.label != INPUT}
     both = [k for k in ref if k in oth]
     if not both:
         return None

@@ -8,9 +8,10 @@ filing would otherwise both load it. Results are re-sorted by configuration and 
 records never depend on which thread finished first.
 
 A case the run cannot start here (it needs the data root and there is none) is skipped with the
-plugin's reason and counted nowhere; a cache miss or an input error is a record labelled S (what
-the plugin counts); an exception from the run is a bug, recorded as a ``crash`` with its traceback
-kept for the caller to print.
+plugin's reason and counted nowhere; a cache miss is a record labelled S, an input error of the case
+(a typo in its query, a missing filing) a record in no rate (what the plugin counts); an exception from
+the run is a bug, recorded as a ``crash`` with its traceback kept for the caller to print. A data root
+that lacks what the cases read is one error before any case runs (auditflow.cases.root_parts).
 """
 from __future__ import annotations
 

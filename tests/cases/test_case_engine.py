@@ -11,6 +11,7 @@ from auditflow.cases import CaseInputError, Expectation, FactSelector, RunSettin
 from auditflow.cases.filings import base_environment, resolve_filing
 from auditflow.cases.inject import resolve_selector
 from auditflow.cases.judge_llm import judge_prompt, parse_label
+from auditflow.cases.labels import INPUT
 from auditflow.cases.results import baseline_gate, min_joint_acc_gate
 from auditflow.cases.rewrite import rewrite_expectations
 
@@ -104,7 +105,7 @@ def test_inject_works_on_a_copy_and_runs_are_deterministic(tmp_path: Path, data_
     assert first.passed and first.result.canonical_json() == second.result.canonical_json()
     assert base_environment(SAMPLE).filing.fact_by_key("f-bs-13").value == "226150000"  # untouched
     failed = run_case(bad, settings)
-    assert failed.error_kind == "input" and failed.judgement.label == "S"
+    assert failed.error_kind == "input" and failed.judgement.label == INPUT and failed.input_error  # not scored
     assert failed.error.startswith("x.case.yaml:10: inject[0]: flip_sign: no fact with key 'f-bs-99'")
     assert "Close matches among the fact keys: f-bs-29, f-bs-19, f-bs-09" in failed.error
 

@@ -44,7 +44,7 @@ def test_an_inject_selector_matching_nothing_says_so(pytester: pytest.Pytester, 
     pytester.makefile(".case.yaml", acme=case_file(case))
     result = pytester.runpytest(*af_args)
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["The case could not run: acme.case.yaml:13: inject[0]: selector us-gaap:Revenues "
+    result.stdout.fnmatch_lines(["Input error of the case: acme.case.yaml:13: inject[0]: selector us-gaap:Revenues "
                                  "@ 2024-12-31 names nothing in the filing: concept us-gaap:Revenues is not in the filing."])
 
 
