@@ -53,8 +53,19 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     if state is None or not state.settings.enabled:
         return None
     run = state.settings.run
-    return (f"auditflow: model {run.model} ({model_note(run)}), config {run.config}, record mode {run.record_mode}, "
-            f"cache {run.cache_dir}, data root {run.data_root or 'none'}")
+    return (f"auditflow: model {run.model} ({model_note(run)}){_route(run.model)}, config {run.config}, "
+            f"record mode {run.record_mode}, cache {run.cache_dir}, data root {run.data_root or 'none'}")
+
+
+def _route(model: str) -> str:
+    """How the model's tool calls travel, from its provider's registry entry (auditflow.llm.specs); nothing
+    for the policy or a model a conftest hook provides."""
+    try:
+        from auditflow.llm.specs import route_note
+
+        return ", " + route_note(model)
+    except Exception:  # noqa: BLE001 - not a spec the LLM layer knows
+        return ""
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> AuditCaseFile | None:

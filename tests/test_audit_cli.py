@@ -6,6 +6,7 @@ cache the ini names (``cases/llm-cache`` here), with no model installed.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,12 +24,17 @@ def test_the_default_is_the_deterministic_policy(capsys) -> None:
     assert json.loads(capsys.readouterr().out)["decision"] == "violation"
 
 
-@pytest.mark.parametrize("spec,says", [("gpt-4o", "unknown model 'gpt-4o'"),
-                                       ("local:qwen2.5-coder-7b", "unknown local model 'qwen2.5-coder-7b'"),
-                                       ("hf:foo/bar", "unknown model 'hf:foo/bar' for a replay")])
-def test_an_unknown_model_is_an_error_before_anything_loads(spec, says, capsys, monkeypatch) -> None:
+@pytest.mark.parametrize("spec,mode,says", [
+    ("gpt-4o", [], "unknown model 'gpt-4o'"),
+    ("local:qwen2.5-coder-7b", [], "unknown local model 'qwen2.5-coder-7b'"),
+    ("hf:foo/bar", ["--record-mode", "none"], "unknown model 'hf:foo/bar' for a replay"),
+    # audit records by default (record mode once): what calling the model needs
+    ("hf:foo/bar", [], "model 'hf:foo/bar' in record mode once calls the model, which needs the package"),
+])
+def test_an_unknown_model_is_an_error_before_anything_loads(spec, mode, says, capsys, monkeypatch) -> None:
     monkeypatch.chdir(REPO)
-    assert main(["audit", *ASSETS, "--model", spec]) == 2
+    monkeypatch.setitem(sys.modules, "langchain_huggingface", None)  # the hf extra is absent
+    assert main(["audit", *ASSETS, "--model", spec, *mode]) == 2
     assert says in capsys.readouterr().err
 
 

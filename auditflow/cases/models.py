@@ -96,8 +96,8 @@ def check_model_spec(spec: str, *, record_mode: str, cache_dir: Path | None) -> 
             held = ", ".join(f"{m} ({n} calls)" for m, n in recorded.most_common()) or "nothing"
             raise ModelSpecError(
                 f"unknown model {spec!r} for a replay: the LLM cache {cache_dir} holds no recorded call of it (it "
-                f"holds {held}), so every case would be a cache miss in record mode none. Choose a recorded model "
-                f"or {POLICY}, or record the calls (this calls the model) with record mode new_episodes.")
+                f"holds {held}), so every case would be a cache miss in record mode none. {_ready(parsed)}To call "
+                f"the model and record its answers, add {RECORD_ONCE}; or choose a recorded model or {POLICY}.")
         return
     package, key = _NEEDS[parsed.provider]
     if importlib.util.find_spec(package) is None:
@@ -112,6 +112,29 @@ def check_model_spec(spec: str, *, record_mode: str, cache_dir: Path | None) -> 
         if model_path(parsed.model.removeprefix("qwen2.5-coder-")) is None:
             raise ModelSpecError(f"model {spec!r} in record mode {record_mode} runs the local model, which is not "
                                  f"installed: auditflow model install {parsed.model.removeprefix('qwen2.5-coder-')}")
+
+
+RECORD_ONCE = "--auditflow-record-mode once (pytest) or --record-mode once (auditflow audit, auditflow eval)"
+
+
+def _ready(parsed: Any) -> str:
+    """A sentence saying the model could be called now (installed, or a server answers), else nothing:
+    a first live try then reads as the missing flag it is (issue 40), not as an unknown model."""
+    if parsed.provider == "local":
+        from auditflow.llm.install import model_path
+
+        size = parsed.model.removeprefix("qwen2.5-coder-")
+        return "The model is installed. " if model_path(size) is not None else ""
+    if parsed.provider == "openai-compatible":
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(f"{parsed.base_url.rstrip('/')}/models", timeout=2):
+                return f"A server answers at {parsed.base_url}. "
+        except Exception:  # noqa: BLE001 - unreachable, refused, not an OpenAI-style server: say nothing
+            return ""
+    key = _NEEDS[parsed.provider][1]
+    return f"Its API key is set ({key}). " if key and os.environ.get(key, "").strip() else ""
 
 
 EXTRA_OF = {"openrouter": "openai", "together": "openai", "fireworks": "openai", "openai-compatible": "openai"}

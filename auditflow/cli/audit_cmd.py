@@ -2,7 +2,9 @@
 
 ``--model`` takes the deterministic ``policy`` (the default) or a model spec; LLM calls go through the
 pytest plugin's cache (the folder the ini's ``auditflow_cache_dir`` names, found as pytest finds its ini
-file) in ``--record-mode`` (default ``none``: replay only), and the data root is the plugin's too.
+file) in ``--record-mode``, and the data root is the plugin's too. The record mode defaults to ``once``:
+a first live audit calls the model and records, the same audit again replays (issue 40); the pytest
+plugin's default stays ``none`` (replay only, for CI).
 Its exit code is the decision, as ``check``'s is its findings: 0 consistent, 1 violation, 3 unable to
 verify, and 2 for any error (README, "Commands").
 """

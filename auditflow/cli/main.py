@@ -77,9 +77,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--model", "--backend", dest="model", default="policy", metavar="SPEC",
                    help="policy (default: the deterministic planner, not an LLM) or a model spec, e.g. "
                         "local:qwen2.5-coder-1.5b, openai:gpt-4o")
-    p.add_argument("--record-mode", choices=("none", "once", "new_episodes", "all"), default="none",
-                   help="LLM cache: none (replay only, default), once, new_episodes (call the model for what is "
-                        "not recorded), all")
+    p.add_argument("--record-mode", choices=("none", "once", "new_episodes", "all"), default="once",
+                   help="LLM cache: once (default: the first audit of a query calls the model and records, later "
+                        "ones replay), none (replay only), new_episodes (call the model for what is not recorded), all")
     p.add_argument("--cache-dir", metavar="DIR", help="LLM cache folder (default: the pytest plugin's, from the "
                                                       "ini's auditflow_cache_dir, else <rootdir>/.auditflow-cache)")
     _common(p)
