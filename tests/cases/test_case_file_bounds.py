@@ -55,6 +55,16 @@ def _load_in_child(*paths: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _baseline_mb() -> float:
+    """The child's peak on a small valid case file: the interpreter and AuditFlow's imports (17 MB when
+    measured), which other work may change, so the bounds below are over it."""
+    return _load_in_child(REPO / "cases" / "acme-sample.case.yaml")["peak_mb"]
+
+
+# What a bounded file may add to the child's peak (the issue's bound is 100 MB in all).
+EXTRA_MB = 60
+
+
 def _aliases_to_one_string(path: Path, chars: int, aliases: int, *, where: str) -> Path:
     long = "A" * chars
     refs = ", ".join(["*s"] * aliases)
@@ -76,7 +86,7 @@ def test_a_38_kb_file_of_aliases_to_one_long_string_stays_small_and_its_error_sh
     message = got["files"][0]["message"]
     assert message.startswith("CaseFileError") and "more than 16,777,216 characters" in message
     assert len(message) < 1_000  # before: 60 million characters
-    assert got["peak_mb"] < 100  # before: 190 MB here, 436 MB through pytest
+    assert got["peak_mb"] < _baseline_mb() + EXTRA_MB  # before: 190 MB (17 MB of imports), 436 MB through pytest
 
 
 def test_aliases_just_under_the_character_bound_give_a_short_list_of_short_problems(tmp_path) -> None:
@@ -88,7 +98,7 @@ def test_aliases_just_under_the_character_bound_give_a_short_list_of_short_probl
     assert lines[0].endswith(f"{MAX_PROBLEMS + 1} problems in this AuditFlow case file:")
     assert "8,900 more problems like these" in lines[-2]  # 9,001 problems: 100 listed, one line for the rest
     assert max(map(len, lines)) < 400  # each quotes the string cut to about 240 characters
-    assert got["peak_mb"] < 100
+    assert got["peak_mb"] < _baseline_mb() + EXTRA_MB
 
 
 def test_a_quoted_value_is_cut_in_the_message() -> None:
@@ -158,7 +168,7 @@ def test_a_2_gb_case_file_and_a_2_gb_yaml_are_refused_without_being_read(tmp_pat
     for f in got["files"]:
         assert "cannot read the file: the file is" in f["message"] and "(more than 16777216); refused" in f["message"]
         assert "at most 16 MiB" in f["message"] and len(f["message"]) < 600
-    assert got["peak_mb"] < 100  # reading any of them whole would take 16 MiB to 2 GB
+    assert got["peak_mb"] < _baseline_mb() + EXTRA_MB  # reading a 2 GB one whole takes 2 GB
 
 
 def test_the_sniff_still_reads_a_file_under_the_limit_to_its_end(tmp_path) -> None:

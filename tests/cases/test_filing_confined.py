@@ -54,7 +54,8 @@ def test_a_filing_outside_the_allowed_folders_is_refused(layout, spec) -> None:
         resolve_filing(spec, case_dir=layout["cases"], data_root=layout["data"], rootdir=layout["proj"])
     message = str(err.value)
     if spec != "~/etc":  # a folder named "~" under the case folder: inside, and not there
-        assert f"filing {spec!r} points to" in message and "outside the folders a case's filing may come from" in message
+        assert f"filing {spec!r} points to" in message
+        assert "outside the folders a case's filing may come from" in message
         assert str(layout["data"]) in message and "docs/reliability.md" in message
 
 
@@ -70,7 +71,8 @@ def test_the_allowed_folders_still_resolve(layout) -> None:
 
     assert resolved("acme/xml") == (layout["data"] / "filings" / "acme" / "xml").resolve()  # a data-root name
     assert resolved(str(layout["data"] / "filings" / "acme")) == (layout["data"] / "filings" / "acme").resolve()
-    assert resolved("../filings/beside/xml", rootdir=layout["proj"]) == (layout["proj"] / "filings/beside/xml").resolve()
+    beside = (layout["proj"] / "filings" / "beside" / "xml").resolve()
+    assert resolved("../filings/beside/xml", rootdir=layout["proj"]) == beside
     assert resolved(str(SAMPLE), data_root=None) == SAMPLE  # the bundled sample, from anywhere
     (layout["cases"] / "here").mkdir()
     assert resolved("here") == (layout["cases"] / "here").resolve()
