@@ -122,8 +122,8 @@ _KEY_AT_END = re.compile(rb"[0-9a-f]{64}$")
 def read_manifest(path: Path) -> dict:
     """A legacy ``<case>.json`` manifest (``{"case_id": ..., "keys": [...]}``), or {} if unreadable."""
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        obj = json.loads(_read_entry_file(path).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
         return {}
     return obj if isinstance(obj, dict) and isinstance(obj.get("keys"), list) else {}
 
@@ -137,7 +137,7 @@ def read_keys_log(path: Path) -> list[str]:
     characters. Anything else (a hand edit) is skipped, never an error.
     """
     try:
-        data = path.read_bytes()
+        data = _read_entry_file(path)  # a regular file of bounded size, as an entry
     except OSError:
         return []
     seen: dict[str, None] = {}
@@ -162,17 +162,27 @@ def append_key(path: Path, key: str) -> None:
     :func:`read_keys_log`). A line torn that way is ended first, so the next key stays whole.
     Synced to disk, as the entry is."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags, 0o644)
     try:
         line = key.encode("ascii") + b"\n"
-        size = os.fstat(fd).st_size
-        if size and os.pread(fd, 1, size - 1) != b"\n":
+        if not _ends_a_line(fd):
             line = b"\n" + line
         if os.write(fd, line) != len(line):  # a regular file takes a 66-byte write whole, or raises
             raise OSError(f"short write to {path}")
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _ends_a_line(fd: int) -> bool:
+    """Whether the file is empty or its last byte is a newline. Reads through lseek + read (Windows has
+    no pread); an ``O_APPEND`` write goes to the end wherever the offset was left."""
+    size = os.fstat(fd).st_size
+    if not size:
+        return True
+    os.lseek(fd, size - 1, os.SEEK_SET)
+    return os.read(fd, 1) == b"\n"
 
 
 def _dump_pretty(obj: Any) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from auditflow.llm.cache import (
-    LLMCache, append_key, case_keys_path, case_manifest_path, entry_path, iter_entries, manifest_keys, prune,
+    CacheWriteError, LLMCache, append_key, case_keys_path, case_manifest_path, entry_path, iter_entries, manifest_keys, prune,
     read_keys_log, read_manifest, summary, temp_files,
 )
 from auditflow.llm.cachekey import sha256_hex
@@ -205,3 +205,15 @@ def test_a_legacy_manifest_grows_through_the_log_and_prunes(tmp_path) -> None:
     assert prune(tmp_path, set(data["keys"][1:])) == 1
     assert not case_keys_path(tmp_path, data["case_id"]).exists() and dropped not in manifest_keys(
         tmp_path, data["case_id"])
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_a_manifest_that_is_not_a_regular_file_is_read_as_empty(tmp_path) -> None:
+    """A ``.keys`` or ``.json`` symlinked to /dev/zero would read forever: it lists nothing instead, and
+    a write refuses to follow it (a typed ``CacheWriteError``, not a file written through the link)."""
+    (tmp_path / "cases").mkdir()
+    case_keys_path(tmp_path, "c").symlink_to("/dev/zero")
+    case_manifest_path(tmp_path, "c").symlink_to("/dev/zero")
+    assert manifest_keys(tmp_path, "c") == set()
+    with pytest.raises(CacheWriteError, match="cannot write the LLM cache entry"):
+        _write(LLMCache(tmp_path, "new_episodes", case_id="c"), "x")
