@@ -123,4 +123,4 @@ def test_an_installed_local_model_with_nothing_recorded_names_the_flag(monkeypat
     monkeypatch.setattr(install, "model_path", lambda size, cache_dir=None: None)
     with pytest.raises(ModelSpecError) as err:
         check_model_spec("local:qwen2.5-coder-1.5b", record_mode="none", cache_dir=tmp_path)
-    assert "installed" not in str(err.value) and "--auditflow-record-mode once" in str(err.value)
+    assert "The model is installed" not in str(err.value) and "--auditflow-record-mode once" in str(err.value)
