@@ -127,7 +127,8 @@ class AuditCaseItem(pytest.Item):
             outcome = state.run(self.case)
         finally:
             self.user_properties.extend(case_properties(self, outcome))
-        if not outcome.passed and not state.settings.update_expected:
+        # --auditflow-update-expected rewrites what the model answered; an input error has no answer to write
+        if not outcome.passed and (outcome.input_error or not state.settings.update_expected):
             raise CaseFailed(outcome)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None):  # type: ignore[override]

@@ -109,3 +109,12 @@ def test_auditflow_eval_leaves_input_errors_out_of_every_rate(tmp_path: Path) ->
     assert "close matches: us-gaap:Assets" in typo.error
     assert all(c.result.n == 1 for c in report.comparisons)  # the paired bootstrap leaves it out too
     assert "each is an input error of its case, counted in no rate above" in render_markdown(report)
+
+
+def test_update_expected_cannot_hide_an_input_error(pytester: pytest.Pytester, af_args) -> None:
+    """--auditflow-update-expected passes the cases it rewrites; an input error has nothing to write."""
+    path = pytester.makefile(".case.yaml", acme=case_file(ASSETS_OK, ASETS))
+    before = path.read_text()
+    result = pytester.runpytest(*af_args, "--auditflow-update-expected")
+    result.assert_outcomes(passed=1, failed=1)
+    assert path.read_text() == before
