@@ -18,15 +18,15 @@ from cli_probe import run_probe
 _PROBE = """
 import contextlib, gc, io, json, sys
 sys.path.insert(0, sys.argv[1])
-from auditflow.cli import context
+from auditflow.graphs import factory
 from auditflow.cli.main import main
 built, passes = [], []
-build = context.EnvironmentFactory.build
+build = factory.EnvironmentFactory.build
 def recording_build(self, arg):
     env = build(self, arg)
     built.append(arg)
     return env
-context.EnvironmentFactory.build = recording_build
+factory.EnvironmentFactory.build = recording_build
 gc.callbacks.append(lambda phase, info: passes.append(info["generation"]) if phase == "start" and built else None)
 out = io.StringIO()
 with contextlib.redirect_stdout(out):

@@ -43,13 +43,13 @@ def _sample(tmp_path: Path, edit) -> Path:
 
 
 def _check(path: Path):
-    from auditflow.cli.context import EnvironmentFactory
+    from auditflow.cli.context import environment_factory
     from argparse import Namespace
 
     from auditflow.rules.runner import parse_rules, run_rules
 
     args = Namespace(data_root=None, taxonomy=[], no_taxonomy=True, format="json")
-    factory = EnvironmentFactory(args, taxonomy_graph=False, filing_graph=False)
+    factory = environment_factory(args, taxonomy_graph=False)
     env = factory.build(str(path))
     return run_rules(env, parse_rules("0015,0117,0126"), data_root=factory.data_root)
 

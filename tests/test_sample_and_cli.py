@@ -6,7 +6,7 @@ import json
 import pytest
 from openpyxl import load_workbook
 
-from auditflow.cli.context import SAMPLE
+from auditflow.graphs.factory import SAMPLE
 from auditflow.cli.main import main
 from auditflow.rules.runner import RULES
 from auditflow.xbrl.loader import load_filing

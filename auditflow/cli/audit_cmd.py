@@ -20,11 +20,10 @@ from rich.panel import Panel
 from rich.table import Table
 
 from auditflow.agents.audit import run_audit
-from auditflow.cases.filings import base_environment
-from auditflow.cli.context import resolve_filing_arg
 from auditflow.dataroot import resolve_data_root
 from auditflow.agents.profile import load_profile
 from auditflow.env.query import AuditQuery, QueryError, parse_dims
+from auditflow.graphs.factory import locate_filing, shared_environment
 
 
 def _models(args, defaults):
@@ -67,7 +66,7 @@ def run_audit_cmd(args) -> int:
     data_root = resolve_data_root(args.data_root) if args.data_root else None
     # the environment an audit case builds (auditflow.cases.filings): same tools, same prompts, so an audit
     # of a recorded case's query replays that case's calls
-    env = base_environment(resolve_filing_arg(args.filing, data_root))
+    env = shared_environment(locate_filing(args.filing, data_root))
     query = _query(args, env.filing.name)
     profile = load_profile(args.prompts, model=args.model, question=bool(args.question))  # the policy: natural
     result = run_audit(env, query, config=args.config, models=models, data_root=data_root, profile=profile,

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from auditflow.cli.context import EnvironmentFactory
+from auditflow.cli.context import environment_factory
 from auditflow.cli.gc_policy import set_aside
 from auditflow.errors import InputError
 from auditflow.rules import registry
@@ -27,7 +27,7 @@ def run_check(args) -> int:
         return list_rules(rules, args.format)
     if args.xlsx and not Path(args.xlsx).expanduser().resolve().parent.is_dir():  # before minutes of checking
         raise InputError("cannot write the workpaper: its folder does not exist", path=args.xlsx)
-    factory = EnvironmentFactory(args, taxonomy_graph=False, filing_graph=False)
+    factory = environment_factory(args, taxonomy_graph=False)
     targets = args.filings or [None]
     reports: list[CheckReport] = []
     facts: list[dict] = []  # for --html: what the page says about each loaded filing

@@ -7,7 +7,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from auditflow.cli.context import EnvironmentFactory
+from auditflow.cli.context import environment_factory
 from auditflow.graphs.environment import AuditEnvironment
 from auditflow.xbrl.model import Fact
 
@@ -64,7 +64,7 @@ def _graphml_attrs(attrs: dict) -> dict:
 
 def run_inspect(args) -> int:
     # the networkx filing graph is built only when it is exported (issue 21: nothing else here reads it)
-    env = EnvironmentFactory(args).build(args.filing)
+    env = environment_factory(args).build(args.filing)
     if getattr(args, "graph", None):
         write_graph(env, args.graph)
     doc = inspect_document(env, with_facts=args.facts)

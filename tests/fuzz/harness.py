@@ -86,11 +86,11 @@ class Checker:
     """What ``auditflow check`` runs (every registered rule) plus the filing graph, set up once."""
 
     def __init__(self, data_root: Path | None) -> None:
-        from auditflow.cli.context import EnvironmentFactory
+        from auditflow.cli.context import environment_factory
         from auditflow.rules.runner import parse_rules
 
         args = Namespace(data_root=str(data_root) if data_root else None, taxonomy=[], no_taxonomy=data_root is None)
-        self.factory = EnvironmentFactory(args, taxonomy_graph=False, filing_graph=True)
+        self.factory = environment_factory(args, taxonomy_graph=False, filing_graph=True)
         self.rules = parse_rules("all")
         for sample in SAMPLES:  # warm the caches (rule resources, taxonomy lookups) once: children inherit them
             self.check(sample)

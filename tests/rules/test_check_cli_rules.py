@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from auditflow.cli.context import SAMPLE
+from auditflow.graphs.factory import SAMPLE
 from auditflow.cli.main import main
 from auditflow.rules import registry
 
