@@ -97,7 +97,9 @@ _CASE = {
         "description": {"type": "string"},
         "filing": {"type": "string", "minLength": 1,
                    "description": "A path (relative to this file), a folder name under the data root's filings/ "
-                                  "or filings-rolled/, or an EDGAR accession number staged there."},
+                                  "or filings-rolled/, or an EDGAR accession number staged there. A path stays "
+                                  "inside this file's folder, the project's rootdir, the data root or AuditFlow's "
+                                  "bundled samples."},
         "query": {"$ref": "#/$defs/query"},
         "inject": {"type": "array", "items": {"$ref": "#/$defs/inject"}},
         "expect": {"$ref": "#/$defs/expect"},
