@@ -166,4 +166,5 @@ def test_nothing_outside_is_looked_at_strace(layout, tmp_path) -> None:
     assert any("evil.case.yaml" in c for c in calls)  # the trace does see the child's files
     named = [(c, Path(os.path.normpath(REPO / p))) for c in calls for p in re.findall(r'"([^"]*)"', c)]
     assert [c for c, p in named if p.is_relative_to(layout["etc"]) or p.is_relative_to("/etc/acme")] == []
+    assert [c for c, p in named if p == Path("/etc")] == []  # (the loader's ld.so.cache and such are not ours)
     assert [c for c, p in named if p.is_relative_to(layout["proj"] / "etc")]  # what the rootdir allows is looked up
