@@ -183,3 +183,15 @@ def is_cache_miss(exc: BaseException) -> bool:
     if CacheMissError is not None and isinstance(exc, CacheMissError):
         return True
     return any("cachemiss" in cls.__name__.lower() for cls in type(exc).__mro__)
+
+
+def is_model_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is a model that could not answer: a remote endpoint still failing after its retries
+    (``auditflow.llm.remote.RemoteModelError``, naming the endpoint) or the local model failing. The case
+    then ends with the S label, as a model that gave no answer, not as an input error of the case."""
+    try:
+        from auditflow.llm.local import LocalModelError
+        from auditflow.llm.remote import RemoteModelError
+    except ImportError:
+        return False
+    return isinstance(exc, (RemoteModelError, LocalModelError))

@@ -21,7 +21,8 @@ from auditflow.agents.reports import AuditResult
 from auditflow.cases.filings import case_environment
 from auditflow.cases.labels import INPUT, Judgement, Mismatch, judge, tools_called
 from auditflow.cases.model import AuditCase
-from auditflow.cases.models import is_cache_miss, make_judge, make_models, new_stats, stats_counts, used_keys
+from auditflow.cases.models import (is_cache_miss, is_model_error, make_judge, make_models, new_stats,
+                                   stats_counts, used_keys)
 from auditflow.cases.settings import RunSettings
 from auditflow.errors import AuditflowError
 
@@ -36,7 +37,7 @@ class CaseOutcome:
     result: AuditResult | None
     judgement: Judgement
     error: str | None = None
-    error_kind: str | None = None  # "cache_miss" (labelled S) | "input" (not scored: INPUT)
+    error_kind: str | None = None  # "cache_miss" or "model" (labelled S) | "input" (not scored: INPUT)
     cache: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     judge_label: str | None = None
@@ -71,7 +72,8 @@ def run_case(case: AuditCase, settings: RunSettings, *, make: MakeModels = make_
         judgement = judge(case.expect, result)
         label = _judge_llm(case, result, settings, make_judge_model, judge_template, stats)
     except Exception as exc:  # noqa: BLE001 - only input errors and cache misses become outcomes
-        kind = "cache_miss" if is_cache_miss(exc) else "input" if isinstance(exc, AuditflowError) else None
+        kind = ("cache_miss" if is_cache_miss(exc) else "model" if is_model_error(exc)  # S: the model gave no answer
+                else "input" if isinstance(exc, AuditflowError) else None)
         if kind is None:
             raise
         failed = (Judgement(INPUT, False, (Mismatch("input", "a case its filing can answer", f"input error: {exc}"),))

@@ -124,3 +124,29 @@ def test_an_installed_local_model_with_nothing_recorded_names_the_flag(monkeypat
     with pytest.raises(ModelSpecError) as err:
         check_model_spec("local:qwen2.5-coder-1.5b", record_mode="none", cache_dir=tmp_path)
     assert "The model is installed" not in str(err.value) and "--auditflow-record-mode once" in str(err.value)
+
+
+@pytest.mark.parametrize("fault", ["server_error", "refusal"])
+def test_a_case_against_a_failing_endpoint_ends_with_the_s_label(data_root, tmp_path, monkeypatch, fault):
+    """A case whose server keeps failing ends as S with a typed error naming the endpoint and nothing
+    recorded; one whose model keeps refusing ends as S through the protocol's invalid-output path."""
+    from auditflow.cases.loader import load_case_file
+    from auditflow.cases.runner import run_case
+    from auditflow.cases.settings import RunSettings
+
+    monkeypatch.setenv("AUDITFLOW_LLM_TIMEOUT", "2")
+    monkeypatch.setenv("AUDITFLOW_LLM_MAX_RETRIES", "1")
+    case = load_case_file(REPO / "cases" / "acme-sample.case.yaml")[0]
+    reply = (Reply(503, {"error": {"message": "overloaded", "type": "server_error"}}) if fault == "server_error"
+             else Reply(body=openai_completion(refusal="I can't help with that.")))
+    cache = tmp_path / "cache"
+    with FakeAPI([reply]) as api:
+        spec = f"openai-compatible:{api.url}/v1#m"
+        outcome = run_case(case, RunSettings(model=spec, record_mode="once", cache_dir=cache, data_root=data_root))
+    assert outcome.judgement.label == "S" and not outcome.passed
+    if fault == "server_error":
+        assert outcome.error_kind == "model" and f"{api.url}/v1" in outcome.error and "HTTP 503" in outcome.error
+        assert len(api.seen) in (2, 4)  # one call (or the two juniors' first calls at once), each tried twice
+        assert not _entries(cache) and not list(cache.glob("cases/*"))
+    else:
+        assert outcome.error is None and outcome.result is not None and len(_entries(cache)) == len(api.seen)
