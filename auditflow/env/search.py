@@ -39,6 +39,8 @@ REPORTED_BOOST = 1.6  # the filing reports facts of it: what an audit question i
 STATEMENT_BOOST = 1.25  # a face statement presents it
 EXACT_BOOST = 1.5  # the question's words are exactly one of its labels' words (filler left out of both)
 TEXT_BOOST = 1.1  # reported, but as text (a note, a policy): a question asks for a number first
+STRUCTURE_WEIGHT = 0.4  # an abstract heading, axis, domain, member, table or line-items node: never the number
+_STRUCTURE = re.compile(r"(Abstract|Axis|Domain|Member|Table|LineItems)$")
 MIN_SHARE = 0.34  # a hit holds at least a third of the question's own words (shorthand words count too)
 STANDARD_LABEL = "http://www.xbrl.org/2003/role/label"
 # words every label has that name nothing (a stemmed "and" would match every "Property, Plant, and ...")
@@ -54,20 +56,25 @@ class SearchQuery:
     words: tuple[str, ...]  # the question's own words that may name a line item, in order
     shorthand: tuple[tuple[str, str], ...]  # (phrase as typed, the label words it added)
     terms: tuple[str, ...]  # stems of words and shorthand, each once, in order
+    member_words: tuple[str, ...] = ()  # member labels the words hold ("greater china")
 
-    def units(self) -> list[tuple[frozenset[str], frozenset[str]]]:
-        """What the question names, one unit a shorthand phrase or a word outside one: (its own stems,
-        the stems of the label words a shorthand adds). A concept covers a unit holding one of its own
-        stems or half of the added ones."""
-        out = [(frozenset(stems(phrase)), frozenset(stems(words))) for phrase, words in self.shorthand]
+    def units(self) -> list[tuple[frozenset[str], tuple[frozenset[str], ...]]]:
+        """What the question names, one unit a shorthand phrase or a word outside one and outside a member's
+        label: (its own stems, the stems of each alternative a shorthand stands for). A concept covers a
+        unit holding all its own stems or all of one alternative's."""
+        out = [(frozenset(stems(phrase)), tuple(frozenset(stems(alt)) for alt in words.split(";")))
+               for phrase, words in self.shorthand]
         inside = set().union(*(own for own, _ in out)) if out else set()
-        out += [(frozenset({s}), frozenset()) for s in dict.fromkeys(stems(" ".join(self.words))) if s not in inside]
+        members = set(stems(" ".join(self.member_words)))
+        words = [s for s in dict.fromkeys(stems(" ".join(self.words))) if s not in inside]
+        kept = [s for s in words if s not in members]
+        out += [(frozenset({s}), ()) for s in (kept if kept or out else words)]
         return out
 
 
-def covered(units: list[tuple[frozenset[str], frozenset[str]]], held: frozenset[str]) -> int:
+def covered(units: list[tuple[frozenset[str], tuple[frozenset[str], ...]]], held: frozenset[str]) -> int:
     """How many of the question's units (:meth:`SearchQuery.units`) a concept's stems ``held`` cover."""
-    return sum(1 for own, added in units if own & held or (added and 2 * len(added & held) >= len(added)))
+    return sum(1 for own, alternatives in units if own <= held or any(alt and alt <= held for alt in alternatives))
 
 
 @dataclass(frozen=True)
@@ -104,8 +111,10 @@ class ConceptIndex:
     exact: dict[QName, frozenset[tuple[str, ...]]]  # each label's stems without filler, in order
     reported: frozenset[QName]
     numeric: frozenset[QName]  # reported with a number
+    structure: frozenset[QName]  # headings and dimensional nodes (``_STRUCTURE``, or declared abstract)
     on_statement: frozenset[QName]
-    company: frozenset[str]
+    company: Company
+    members: tuple[str, ...]  # member labels (member_phrases)
 
 
 # -- words ---------------------------------------------------------------------------------------------
@@ -137,36 +146,60 @@ def _exact_key(text: str) -> tuple[str, ...]:
     return tuple(stems(" ".join(w for w in _WORD.findall(text.lower()) if w not in FILLER)))
 
 
-def read_query(text: str, company: frozenset[str] = frozenset()) -> SearchQuery:
+@dataclass(frozen=True)
+class Company:
+    """How a question names the registrant: its name's words and ticker (``words``), dropped from a
+    question only when it names the company (its first name word or its ticker, ``names``): "Clubhouse
+    Media Group opex" drops "group", "energy revenue" asked of NGL Energy Partners keeps "energy"."""
+
+    names: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
+
+
+def read_query(text: str, company: Company = Company(), members: tuple[str, ...] = ()) -> SearchQuery:
     """The words of ``text`` that may name a line item: without its period phrase, its filler and the
-    company's own name (``company``: lower-case words of the registrant's name and ticker), plus the
-    label words of the analyst shorthand it uses."""
+    company's own name, plus the label words of the analyst shorthand it uses. ``members``: the member
+    labels of the filing's axes (lower case, longest first); words of one the question holds still
+    rank, but a concept need not hold them ("Greater China net sales" is a question about net sales)."""
     parsed = parse_period_phrase(text)  # the generator's forms ("year ended September 30, 2023")
     rest = (parsed[1] if parsed else text).lower()
     rest = re.sub(r"['\u2019]s\b", "", rest)  # "Tesla's" -> "tesla"
-    rest = re.sub(r"\b(19|20)\d\d\b", " ", rest)  # years: the period tools read them
+    rest = re.sub(r"\b(19|20)\d\d\b|\b((year|quarter|month)s? )?to date\b", " ", rest)  # the period tools read them
     used: list[tuple[str, str]] = []
     for phrase, words in sorted(SHORTHAND, key=lambda pw: (-len(pw[0]), pw[0])):
         pattern = re.compile(rf"(?<![\w&]){re.escape(phrase)}(?![\w&])")
         if pattern.search(rest):
             used.append((phrase, words))
-            rest = pattern.sub(" \u0000 " + phrase.replace(" ", "\u0000") + " ", rest)  # read once
-    rest = rest.replace("\u0000", " ")
-    own = [w for w in _WORD.findall(rest.replace("&", "")) if w not in FILLER and w not in company
-           and not any(c.isdigit() for c in w)]
+            rest = pattern.sub(phrase.replace(" ", "_"), rest)  # joined: a shorter phrase never reads it again
+    found = _WORD.findall(rest.replace("&", ""))
+    drop = company.words if company.names & set(found) else frozenset()
+    own = [w for w in found if w not in FILLER and w not in drop and not any(c.isdigit() for c in w)]
     used.sort(key=lambda pw: text.lower().find(pw[0]))
     terms = list(dict.fromkeys(stems(" ".join(own)) + [s for _, words in used for s in stems(words)]))
-    return SearchQuery(text, tuple(own), tuple(used), tuple(terms))
+    spoken = " ".join(own)
+    member_words: list[str] = []
+    for label in members:
+        if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", spoken) and label not in " ".join(member_words):
+            member_words.append(label)
+    return SearchQuery(text, tuple(own), tuple(used), tuple(terms), tuple(member_words))
 
 
-def company_words(env: AuditEnvironment) -> frozenset[str]:
-    """The registrant's name and ticker as lower-case words, less "Inc." and the like."""
-    out: set[str] = set()
-    for local in ("EntityRegistrantName", "TradingSymbol"):
-        fact = env.filing.first_fact(local)
-        if fact is not None and fact.value:
-            out |= {w for w in _WORD.findall(str(fact.value).lower()) if w not in COMPANY_SUFFIXES}
-    return frozenset(out)
+def company_words(env: AuditEnvironment) -> Company:
+    """The registrant's name and ticker as lower-case words (:class:`Company`)."""
+    name = env.filing.first_fact("EntityRegistrantName")
+    ticker = env.filing.first_fact("TradingSymbol")
+    name_words = [w for w in _WORD.findall(str(name.value).lower()) if w] if name is not None and name.value else []
+    tick = [w for w in _WORD.findall(str(ticker.value).lower())] if ticker is not None and ticker.value else []
+    first = [w for w in name_words if w not in COMPANY_SUFFIXES][:1]
+    return Company(frozenset(first + tick), frozenset(name_words + tick))
+
+
+def member_phrases(env: AuditEnvironment) -> tuple[str, ...]:
+    """The labels of the members the filing's facts use, as lower-case words, longest first."""
+    from auditflow.env.members import member_labels  # the member tool's own table of labels
+
+    out = {" ".join(_WORD.findall(lab.text.lower())) for lab in member_labels(env) if lab.facts}
+    return tuple(sorted((p for p in out if p), key=lambda p: (-len(p), p)))
 
 
 # -- the index -----------------------------------------------------------------------------------------
@@ -247,7 +280,9 @@ def concept_index(ctx: ToolContext) -> ConceptIndex:
             doc_stems={q: frozenset(s) for q, s in doc_stems.items()}, exact={q: frozenset(s) for q, s in exact.items()},
             reported=frozenset(q for q, facts in env.index.by_concept.items() if facts),
             numeric=frozenset(q for q, facts in env.index.by_concept.items() if any(f.is_numeric for f in facts)),
-            on_statement=_statement_concepts(env), company=company_words(env))
+            on_statement=_statement_concepts(env), company=company_words(env), members=member_phrases(env),
+            structure=frozenset(q for q in names(env).known if _STRUCTURE.search(q.local)
+                                or getattr(env.concept(q), "abstract", None)))
 
     return memo(env, "concept_search_index", build)
 
@@ -256,7 +291,7 @@ def concept_index(ctx: ToolContext) -> ConceptIndex:
 def rank_concepts(ctx: ToolContext, text: str, limit: int = 10) -> tuple[SearchQuery, list[ConceptHit]]:
     """The question as read, and at most ``limit`` concepts best first (none when no word matches)."""
     index = concept_index(ctx)
-    query = read_query(text, index.company)
+    query = read_query(text, index.company, index.members)
     if not query.terms or index.label_bm25 is None:
         return query, []
     best: dict[QName, tuple[float, _Doc]] = {}
@@ -285,7 +320,7 @@ def rank_concepts(ctx: ToolContext, text: str, limit: int = 10) -> tuple[SearchQ
             score *= EXACT_BOOST
         reported, on_statement = q in index.reported, q in index.on_statement
         score *= (REPORTED_BOOST if q in index.numeric else TEXT_BOOST if reported else 1.0)
-        score *= STATEMENT_BOOST if on_statement else 1.0
+        score *= STRUCTURE_WEIGHT if q in index.structure else STATEMENT_BOOST if on_statement else 1.0
         hits.append(ConceptHit(q, round(score, 4), doc.text, doc.source, shared, len(units), reported, on_statement))
     n = names(ctx.env)
     hits.sort(key=lambda h: (-h.score, not h.reported, len(h.concept.local), n.qstr(h.concept)))

@@ -42,6 +42,8 @@ def search_concepts_by_meaning(ctx: ToolContext, args: dict) -> dict:
                            "searched": searched}
     if query.shorthand:
         obs["shorthand"] = {phrase: words for phrase, words in query.shorthand}
+    if query.member_words:  # words that name members: resolve_member reads them, a concept need not hold them
+        obs["member_words"] = list(query.member_words)
     out = ctx.order(hits, "search_concepts", text, limit)
     obs.update({"concepts": out, "count": len(out)})
     return obs

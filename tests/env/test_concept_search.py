@@ -13,7 +13,7 @@ import pytest
 from auditflow.agents.profile import PROFILE_DIR, ProfileError, builtin_profile, parse_profile
 from auditflow.env.names import names
 from auditflow.env.query import AuditQuery
-from auditflow.env.search import read_query
+from auditflow.env.search import Company, read_query
 from auditflow.env.session import ROLE_TOOLS, AuditSession
 from auditflow.env.tool_base import ToolContext
 from auditflow.env.tools import TOOLS, TOOLSET_V1, TOOLSET_V2, run_tool, tool_set
@@ -131,14 +131,19 @@ def test_reported_concepts_outrank_unreported_twins(env_of):
 
 
 def test_the_question_is_read_without_period_filler_and_company():
-    q = read_query("How much did Apple spend repurchasing its own stock in the first nine months of fiscal 2023?",
-                   frozenset({"apple", "aapl"}))
+    apple = Company(frozenset({"apple", "aapl"}), frozenset({"apple", "inc", "aapl"}))
+    q = read_query("How much did Apple spend repurchasing its own stock in the first nine months of fiscal 2023?", apple)
     assert q.words == ("spend", "repurchasing", "own", "stock")
     assert [p for p, _ in q.shorthand] == ["spend", "repurchasing its own stock"]
-    q = read_query("Tesla's SG&A and R&D for Q2 2024", frozenset({"tesla", "tsla"}))
+    tesla = Company(frozenset({"tesla", "tsla"}), frozenset({"tesla", "inc", "tsla"}))
+    q = read_query("Tesla's SG&A and R&D for Q2 2024", tesla)
     assert {p for p, _ in q.shorthand} == {"sg&a", "r&d"} and "tesla" not in q.words
+    # the name's other words go only with the name: "Inc" is a word of a question that does not name Tesla
+    assert "inc" in read_query("Inc revenue", tesla).words and "inc" not in read_query("Tesla Inc revenue", tesla).words
+    q = read_query("Greater China net sales for fiscal 2022", members=("greater china", "china"))
+    assert q.member_words == ("greater china",) and len(q.units()) == 1  # the question is about net sales
     q = read_query("Cost of sales, year ended September 30, 2023")  # the longest shorthand is read once
-    assert [p for p, _ in q.shorthand] == ["cost of sales"]
+    assert [p for p, _ in q.shorthand] == ["cost of sales"]  # not also "sales"
 
 
 def test_nothing_found_is_a_typed_error(data_root):
