@@ -7,12 +7,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from auditflow.cli.context import environment_factory
+from auditflow.batch.task import check_filing
+from auditflow.cli.context import data_root_of, environment_factory
 from auditflow.cli.gc_policy import set_aside
 from auditflow.errors import InputError
 from auditflow.rules import registry
 from auditflow.rules.finding import dec_display
-from auditflow.rules.runner import CheckReport, parse_rules, run_rules
+from auditflow.rules.runner import CheckReport, parse_rules
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -27,6 +28,11 @@ def run_check(args) -> int:
         return list_rules(rules, args.format)
     if args.xlsx and not Path(args.xlsx).expanduser().resolve().parent.is_dir():  # before minutes of checking
         raise InputError("cannot write the workpaper: its folder does not exist", path=args.xlsx)
+    if getattr(args, "batch", False):
+        return run_batch_cmd(args, rules)
+    if args.format == "parquet" or getattr(args, "out", None):
+        raise InputError("--out and --format parquet are for --batch runs; a single check prints its report "
+                         "(--format json) or writes --xlsx / --html")
     factory = environment_factory(args, taxonomy_graph=False)
     targets = args.filings or [None]
     reports: list[CheckReport] = []
@@ -43,10 +49,9 @@ def run_check(args) -> int:
     with progress as bar:
         task = bar.add_task("checking filings", total=len(targets)) if bar is not None else None
         for t in targets:
-            env = factory.build(t)
-            set_aside()  # kept until the next filing, freed by reference counting: no pass need walk it
-            reports.append(run_rules(env, rules, data_root=factory.data_root))
-            set_aside()
+            # set aside: kept until the next filing, freed by reference counting: no pass need walk it
+            env, report = check_filing(factory, t, rules, between=set_aside)
+            reports.append(report)
             if getattr(args, "html", None):
                 from auditflow.html.check_page import filing_facts
 
@@ -83,6 +88,32 @@ def run_check(args) -> int:
     if getattr(args, "exit_zero", False):
         return EXIT_OK
     return EXIT_FINDINGS if any(r.findings for r in reports) else EXIT_OK
+
+
+def run_batch_cmd(args, rules: tuple[str, ...]) -> int:
+    """``--batch``: the filings of the sources on dask workers, one JSON line each (docs/batch.md)."""
+    from auditflow.batch.run import BatchOptions, run_batch
+
+    fmt = {"parquet": "parquet"}.get(args.format, "jsonl")
+    if not args.out:
+        raise InputError("--batch needs --out PATH: the results file it streams one JSON line per filing to "
+                         "(e.g. --out results.jsonl)")
+    if args.format not in ("json", "parquet", "table"):
+        raise InputError(f"--batch writes JSON lines (or --format parquet), not --format {args.format}",
+                         path=args.out)
+    if args.xlsx or getattr(args, "html", None):
+        raise InputError("--batch writes its results to --out only; --xlsx and --html are for a single check run",
+                         path=args.xlsx or args.html)
+    if args.workers is not None and args.workers < 1:
+        raise InputError(f"--workers must be at least 1, got {args.workers}")
+    if args.timeout_per_filing is not None and args.timeout_per_filing <= 0:
+        raise InputError(f"--timeout-per-filing must be a positive number of seconds, got {args.timeout_per_filing:g}")
+    opts = BatchOptions(
+        sources=tuple(args.filings), out=Path(args.out).expanduser(), rules=tuple(rules), fmt=fmt,
+        workers=args.workers, scheduler=args.scheduler, resume=args.resume, timeout=args.timeout_per_filing,
+        data_root=data_root_of(args), explicit_data_root=args.data_root, taxonomies=tuple(args.taxonomy or ()),
+        load_taxonomy=not args.no_taxonomy, progress=not args.no_progress, exit_zero=args.exit_zero)
+    return run_batch(opts).exit_code(args.exit_zero)
 
 
 def list_rules(rules: tuple[str, ...], fmt: str) -> int:

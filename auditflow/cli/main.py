@@ -16,7 +16,8 @@ EXIT_UNVERIFIED = 3  # audit only: the auditors could not verify the fact (no ch
 CHECK_EPILOG = """exit codes:
   0  no findings (or --exit-zero)
   1  findings: at least one rule reported one
-  2  an error: bad input, an unwritable output path, or a bug (one line; --debug adds the traceback)"""
+  2  an error: bad input, an unwritable output path, or a bug (one line; --debug adds the traceback)
+with --batch: 2 if any filing errored (or a source is bad), else 1 if any has findings, else 0"""
 AUDIT_EPILOG = """exit codes:
   0  consistent: the audited fact passed its checks
   1  violation: the auditors found the fact inconsistent
@@ -58,7 +59,21 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                                                               "the auditors' tool) and exit; --rules narrows the list")
     p.add_argument("--html", metavar="PATH", help="also write a self-contained HTML report: findings by rule, each "
                                                   "drawn (calculation tree, member table, signed fact) with what to fix")
-    _common(p, formats=("table", "json", "log"))
+    g = p.add_argument_group("batch (docs/batch.md)")
+    g.add_argument("--batch", action="store_true", help="check the filings of the sources (folders, zips, list "
+                   "files, globs) on dask workers, one JSON line per filing to --out")
+    g.add_argument("--out", metavar="PATH", help="with --batch: the results file (JSON lines; with --format "
+                   "parquet, the parquet file, streamed to PATH.jsonl)")
+    g.add_argument("--workers", type=int, metavar="N", help="with --batch: a local cluster of N worker processes "
+                   "(default: the number of cores)")
+    g.add_argument("--scheduler", metavar="ADDRESS", help="with --batch: a running dask scheduler instead, e.g. "
+                   "tcp://127.0.0.1:8786")
+    g.add_argument("--resume", action="store_true", help="with --batch: skip the filings whose content hash "
+                   "--out already records")
+    g.add_argument("--timeout-per-filing", type=float, metavar="SECONDS", help="with --batch: record a filing "
+                   "still running after this long as a Timeout error")
+    g.add_argument("--no-progress", action="store_true", help="with --batch: no progress bar (the summary stays)")
+    _common(p, formats=("table", "json", "log", "parquet"))
 
     p = sub.add_parser("audit", help="run the three-auditor protocol on one fact", epilog=AUDIT_EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)

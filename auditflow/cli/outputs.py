@@ -28,7 +28,8 @@ class OutputOption:
 # command (and subcommand) -> its output options
 OUTPUTS: dict[str, tuple[OutputOption, ...]] = {
     "check": (OutputOption("html", "--html", "file", "report.html"),
-              OutputOption("xlsx", "--xlsx", "file", "workpaper.xlsx")),
+              OutputOption("xlsx", "--xlsx", "file", "workpaper.xlsx"),
+              OutputOption("out", "--out", "file", "results.jsonl")),  # --batch's results file
     "inspect": (OutputOption("graph", "--graph", "file", "filing.graphml"),),
     "eval": (OutputOption("out", "--out", "folder", ""),
              OutputOption("html", "--html", "file", "report.html"),
