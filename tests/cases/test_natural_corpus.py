@@ -229,4 +229,11 @@ def test_the_cases_command_words_the_questions_naturally(data_root: Path, tmp_pa
     assert "asked in natural wording" in text and "query_natural" in text
     cases = load_case_file(a[0])
     assert cases and all(c.query.form == "text" and not template_like(c.query.text) for c in cases)
+    # --style templates is --questions: cases/hard's wording
+    plain = [x for x in argv if x not in ("--style", "natural")]
+    assert main([*plain, "--questions", "--out", str(tmp_path / "q")]) == 0
+    assert main([*plain, "--style", "templates", "--out", str(tmp_path / "t")]) == 0
+    q, t = (sorted((tmp_path / x).glob("*.case.yaml")) for x in "qt")
+    assert [p.read_bytes() for p in q] == [p.read_bytes() for p in t] and b"asked as questions" in q[0].read_bytes()
+    assert [c.id for c in load_case_file(q[0])] == [c.id for c in cases]  # the same cases, other words
     capsys.readouterr()
