@@ -141,6 +141,34 @@ def test_every_exact_twin_resolves_and_the_checkers_answer_it_with_the_expectati
         assert got == (e.decision, tuple(e.triggered_rules), e.reported_value, e.expected_value), case.id
 
 
+@pytest.mark.parametrize("split", SPLITS)
+def test_each_period_wording_fits_the_period_it_names(corpus, split: str, data_root: Path) -> None:
+    """Read back from the case, independently of how the words were made: a year-to-date wording names
+    a six- or nine-month span from the fiscal year's start, a quarter three months, a year twelve, a
+    year-end or quarter-end a balance at one; calendar wording only for a calendar-year filer; and a
+    fiscal or calendar wording names the fiscal year the period ends in (as 2023, FY23 or '23)."""
+    calendars = {}
+    for case in corpus[split]:
+        style = next(t for t in case.tags if t.startswith("period_")).removeprefix("period_")
+        if case.filing not in calendars:
+            calendars[case.filing] = fiscal_calendar(_env(data_root, case.filing).filing)
+        cal, p = calendars[case.filing], parse_period(case.expect.fact.period)
+        months = None if p.start is None else round(((p.end - p.start).days + 1) / 30.44)
+        fy_start = p.start is not None and cal.quarter(p.start - dt.timedelta(days=1)) == 4
+        expected = {"year_to_date": months in (6, 9) and fy_start, "fiscal_year": months == 12 and fy_start,
+                    "calendar_year": months == 12 and fy_start and cal.calendar,
+                    "fiscal_quarter": months == 3 and cal.quarter(p.end) is not None,
+                    "calendar_quarter": months == 3 and cal.calendar, "month_quarter": months == 3,
+                    "year_end": p.start is None and cal.quarter(p.end) == 4,
+                    "quarter_end": p.start is None and cal.quarter(p.end) in (1, 2, 3),
+                    "balance_sheet": p.start is None, "instant_date": p.start is None, "dates": p.start is not None}
+        assert expected[style], (case.id, style, case.query.text)
+        if style in ("year_to_date", "fiscal_year", "calendar_year", "fiscal_quarter", "calendar_quarter",
+                     "year_end", "quarter_end"):
+            fy = cal.fiscal_year(p.end)
+            assert re.search(rf"(?<!\d)({fy}|{fy % 100:02d})(?!\d)", case.query.text), (case.id, case.query.text)
+
+
 # -- the words ---------------------------------------------------------------------------------------
 
 def test_the_fiscal_calendar_is_read_from_the_filer_s_own_dei_facts(data_root: Path) -> None:
