@@ -7,8 +7,8 @@ same tasks run here, one after another, after a one-line notice. Faults (docs/ba
 * a worker that dies mid-task: the scheduler runs its filing once more elsewhere
   (``distributed.scheduler.allowed-failures`` = 1, set here for a local cluster, in the recipe's
   environment for a remote one); a second death is the filing's ``WorkerDied`` error record;
-* a filing past ``--timeout-per-filing``: a ``Timeout`` error record, and its worker is restarted so
-  the abandoned check stops using a core;
+* a filing past ``--timeout-per-filing``: a ``Timeout`` error record; its check is stopped inside the
+  worker (auditflow/batch/task.py), which goes on with the next filing;
 * any other failure of one filing is its own typed error record; the batch goes on.
 
 The client keeps only a window of tasks submitted (a few per worker thread), so a killed client loses
@@ -29,7 +29,7 @@ from typing import Iterable, Iterator
 from auditflow.batch.output import ResultsFile, write_parquet
 from auditflow.batch.sources import expand_sources
 from auditflow.batch.task import (
-    STATUS_ERROR, TIMEOUT, WORKER_DIED, FilingRecord, TaskSpec, check_task, error_record,
+    STATUS_ERROR, WORKER_DIED, FilingRecord, TaskSpec, check_task, error_record,
 )
 from auditflow.errors import InputError
 
@@ -196,22 +196,12 @@ def _drive(client, cluster, specs: list[TaskSpec]) -> Iterator[FilingRecord]:
             except Exception as exc:  # noqa: BLE001 - the task catches its own; this is the cluster's failure
                 record = error_record(spec, type(exc).__name__, str(exc) or "the cluster lost the task")
             fut.release()
-            if record.error and record.error.get("type") == TIMEOUT and record.worker:
-                _restart(client, record.worker)
             yield record
             submit(islice(pending, 1))
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
-
-
-def _restart(client, worker: str) -> None:
-    """Restart the worker whose check was abandoned: its thread cannot be stopped any other way."""
-    try:
-        client.restart_workers([worker], raise_for_error=False)
-    except Exception:  # noqa: BLE001 - a worker that cannot be restarted is retired by its nanny or left
-        pass
 
 
 # -- progress and summary --------------------------------------------------------------------------

@@ -7,7 +7,7 @@ A source is read as (docs/batch.md, "Sources"):
   data-root name per line; blank lines and ``#`` comments are skipped; a line naming nothing is an
   error naming the list and the line;
 * a **folder of filings**: a folder with no instance or inline document of its own; each sub-folder
-  and zip in it is one filing;
+  and zip in it is one filing (hidden ones, named ``.*``, are left out);
 * anything else :func:`auditflow.graphs.factory.locate_filing` accepts is one filing: a filing folder,
   a zip, an instance or inline document, or a name under the data root's ``filings/``.
 
@@ -73,7 +73,8 @@ def _expand(source: str, data_root: Path | None, *, origin: tuple[str, int] | No
     if path.is_file() and path.suffix.lower() in LIST_SUFFIXES and origin is None:
         return _read_list(path, data_root)
     if path.is_dir() and _is_collection(path):
-        return [(str(p), p) for p in sorted(path.iterdir()) if p.is_dir() or p.suffix.lower() == ".zip"]
+        return [(str(p), p) for p in sorted(path.iterdir())
+                if not p.name.startswith(".") and (p.is_dir() or p.suffix.lower() == ".zip")]
     try:
         return [(source, locate_filing(source, data_root))]
     except InputError:
@@ -100,7 +101,7 @@ def _read_list(path: Path, data_root: Path | None) -> list[tuple[str, Path]]:
 
 def _is_collection(folder: Path) -> bool:
     """A folder that holds filings rather than being one: no document of its own, some sub-folder or zip."""
-    entries = list(folder.iterdir())
+    entries = [e for e in folder.iterdir() if not e.name.startswith(".")]
     if any(e.is_file() and e.suffix.lower() in DOCUMENT_SUFFIXES for e in entries):
         return False
     return any(e.is_dir() or e.suffix.lower() == ".zip" for e in entries)

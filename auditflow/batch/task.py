@@ -135,23 +135,62 @@ def run_spec(spec: TaskSpec, worker: str) -> FilingRecord:
                             seconds=time.perf_counter() - t0, worker=worker)
 
 
+class Abandoned(BaseException):
+    """Raised inside a check that ran past its timeout, to stop it (not an error of the filing: the
+    record of a timed-out filing is written by :func:`check_task`)."""
+
+
 def check_task(spec: TaskSpec) -> FilingRecord:
     """The dask task: :func:`run_spec`, given at most ``spec.timeout`` seconds.
 
-    A check cannot be interrupted from outside its thread, so it runs in a daemon thread and this
-    one waits; past the timeout the record says so and the client restarts the worker, which ends
-    the stuck thread with its process (auditflow/batch/run.py).
+    The check runs in a daemon thread and this one waits. Past the timeout the record is a
+    ``Timeout`` error and :class:`Abandoned` is raised in the check's thread, which stops it at its
+    next Python instruction (a long call into C, such as parsing one XML document, ends first), so an
+    abandoned check does not keep a core busy and the worker takes the next filing at once.
     """
     worker = worker_name()
     if spec.timeout is None:
         return run_spec(spec, worker)
+    prepare(spec)
     box: list[FilingRecord] = []
-    thread = threading.Thread(target=lambda: box.append(run_spec(spec, worker)), daemon=True,
-                              name=f"auditflow-check {spec.filing}")
+
+    def target() -> None:
+        try:
+            box.append(run_spec(spec, worker))
+        except Abandoned:
+            pass
+
+    thread = threading.Thread(target=target, daemon=True, name=f"auditflow-check {spec.filing}")
     t0 = time.perf_counter()
     thread.start()
     thread.join(spec.timeout)
     if box:
         return box[0]
+    _stop(thread)
     return error_record(spec, TIMEOUT, f"the check ran past --timeout-per-filing {spec.timeout:g} s and was "
-                        "abandoned (its worker is restarted)", seconds=time.perf_counter() - t0, worker=worker)
+                        "stopped", seconds=time.perf_counter() - t0, worker=worker)
+
+
+def prepare(spec: TaskSpec) -> None:
+    """Everything a check needs besides the filing, made ready in the worker's own thread: the
+    modules the check imports and the data root's taxonomy set. Stopping a thread in the middle of an
+    import would leave a half-initialised module behind for every later task of the worker, and the
+    taxonomy set is the worker's, not the filing's: neither belongs inside the filing's timeout."""
+    from auditflow.rules import registry
+    from auditflow.rules.runner import run_rules  # noqa: F401
+    from auditflow.xbrl import filing_cache, inline, loader  # noqa: F401
+
+    for rule in spec.rules:
+        registry.get(rule)
+    try:
+        worker_factory(spec)
+    except Exception:  # noqa: BLE001 - a data root problem is the filing's error record, made by run_spec
+        pass
+
+
+def _stop(thread: threading.Thread) -> None:
+    """Raise :class:`Abandoned` in ``thread`` (CPython's asynchronous exception)."""
+    import ctypes
+
+    if thread.ident is not None and thread.is_alive():
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(Abandoned))
