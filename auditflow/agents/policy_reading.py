@@ -8,65 +8,141 @@ capital expenditures in the first half of 2024", "iPhone net sales in Greater Ch
 
 1. ``resolve_period`` on the whole question: the period candidates, best first, and the period words;
 2. ``resolve_member`` on the rest: the members it names together, and so the words that name them;
-3. ``search_concepts`` on the other words (by meaning in that tool set): the top hit, alone (``limit``
-   1, so no order of a list decides), else among all hits a label the words name whole, the longest;
-   then ``resolve_member`` again on the member words, for that concept: the axis its facts use them on;
-4. the fact: ``find_facts`` with exactly that concept, period and dimensions (a role that cannot
-   browse facts: the checkers with that selector), trying the next period candidate the filing has
-   when one finds nothing; then every checker, then the report.
+3. ``search_concepts`` on the rest and on the words that name no member, in turn, one hit more at a
+   time (``limit`` 1, then 2...: the new hit is the next best, and no order of a list decides), and
+   for each concept the filing reports:
 
-Only a tool set that offers ``resolve_period`` turns this on, so the policy's rows on the recorded
-corpora (tool set 1) are what they were (docs/query-forms.md, "Period phrases by meaning").
+   * ``resolve_member`` on the member words (those its own label does not hold), for that concept: the
+     axis its facts use them on (a word the search set aside, such as the company's name, names no
+     member); a concept without the members named is passed over, and the first such concept is tried
+     last without members (the words were the line item's own: "cash spent on share repurchases"
+     names no member "Cash");
+   * the fact: ``find_facts`` with exactly that concept, period and members, for each period candidate
+     the filing has (a role that cannot browse facts: its first checker with that selector);
+
+   the first concept with such a fact is the one; then every checker, then the report.
+
+The calls are not remembered between steps: each step replays the reading over the observations so
+far and asks for the first call not yet answered, so a re-opened audit reads the question the same
+way. Only a tool set that offers ``resolve_period`` turns this on, so the policy's rows on the recorded
+corpora (tool set 1) are what they were (docs/query-forms.md, "Where the resolvers are offered").
 """
 from __future__ import annotations
 
+from collections import defaultdict, deque
 from typing import Any
 
-from auditflow.agents.policy import CHECKS, FILLER, FINAL_REPORT, PLANS, _hits, _listed_facts, _offered, _report, _words
+from auditflow.agents.junior import MAX_STEPS
+from auditflow.agents.policy import CHECKS, FILLER, FINAL_REPORT, PLANS, _hits, _listed_facts, _offered, _report
+from auditflow.env.members import FILLER as MEMBER_FILLER
 from auditflow.env.members import words as member_words_of
 from auditflow.env.periods import without_phrase
 from auditflow.env.phrases import PeriodWords
 from auditflow.env.query import parse_period
 
-MAX_PERIOD_TRIES = 3
+MAX_CONCEPTS = 4  # search hits tried, best first
+MAX_PERIODS = 3  # period candidates tried for one concept
+TAIL = 5  # calls a found fact still needs in a round: the role's tools on it and the report
+
+
+class _Need(Exception):
+    """The next call to make: the reading cannot go on without its observation."""
+
+    def __init__(self, tool: str, arguments: dict) -> None:
+        super().__init__(tool)
+        self.call = (tool, arguments)
+
+
+class _Steps:
+    """The observations so far, per tool in the order they came: the reading asks for them in the same
+    order each time, so the n-th call of a tool it asks for is the n-th observation of that tool."""
+
+    def __init__(self, seen: list[tuple[str, dict]]) -> None:
+        self._queues: dict[str, deque] = defaultdict(deque)
+        for name, obs in seen:
+            self._queues[name].append(obs)
+        self.used = 0  # calls the reading has made so far: the same at every replay
+
+    def get(self, tool: str, arguments: dict) -> dict:
+        if not self._queues[tool]:
+            raise _Need(tool, arguments)
+        self.used += 1
+        return self._queues[tool].popleft()
 
 
 def natural_next(role: str, question: str, seen: list[tuple[str, dict]], allowed, *, reopened: int = 0) -> tuple[str, dict]:
     """The next (tool, arguments) for a question read by meaning (the steps in the module's docstring)."""
-    periods = [o for n, o in seen if n == "resolve_period"]
-    if not periods:
-        return "resolve_period", {"phrase": question}
-    read = periods[0]
-    candidates = [] if "error" in read else sorted(read.get("candidates") or [], key=lambda c: c.get("rank", 0))
-    rest = without_phrase(" ".join(question.split()), read.get("read") or "") if candidates else question
-    by_member = "resolve_member" in allowed
-    members = [o for n, o in seen if n == "resolve_member"]
-    if by_member and not members:
-        return "resolve_member", {"phrase": rest or question}
-    member_words, line_words = _split(rest, members[0] if members else None)
-    chosen = _concept(seen, line_words or rest)
-    if isinstance(chosen, tuple):
-        return chosen
-    if chosen is None:
-        return FINAL_REPORT, _report({}, {}, "no concept of the filing is named by the question's words")
-    concept = chosen["concept"]
-    dims: dict[str, str] = {}
-    if member_words and by_member:
-        if len(members) < 2:  # the members again, now only those the concept's facts use: their axis
-            return "resolve_member", {"phrase": member_words, "concept": concept}
-        dims = dict(members[1].get("dimensions") or {}) if "error" not in members[1] else {}
-    in_filing = [c["period"] for c in candidates if c.get("in_filing")][:MAX_PERIOD_TRIES]
-    target = _target(role, concept, in_filing, bool(candidates), dims, seen, allowed)
-    if isinstance(target, tuple):
-        return target
+    try:
+        target = _find(role, question, _Steps(seen), allowed)
+    except _Need as need:
+        return need.call
     if target is None:
-        return FINAL_REPORT, _report({}, {}, "no fact of the question's concept has the period and members it names")
+        return FINAL_REPORT, _report({}, {}, "no concept of the filing named by the question has a fact with the "
+                                             "period and members it names")
     checks = [(n, o) for n, o in seen if n in CHECKS and "error" not in o]
     done = {n for n, o in seen[reopened:] if "error" not in o}
     for tool in PLANS.get(role, ()):
         if tool in allowed and tool not in done and tool not in ("get_fact", "get_concept"):
             return tool, target["args"]
     return FINAL_REPORT, _report(target["fact"], dict(checks), "")
+
+
+def _find(role: str, question: str, steps: _Steps, allowed) -> dict | None:
+    """{"args": a fact handle, "fact": its view} of the fact the question names, or None."""
+    read = steps.get("resolve_period", {"phrase": question})
+    candidates = [] if "error" in read else sorted(read.get("candidates") or [], key=lambda c: c.get("rank", 0))
+    rest = without_phrase(" ".join(question.split()), read.get("read") or "") if candidates else question
+    periods: list[str | None] = [c["period"] for c in candidates if c.get("in_filing")][:MAX_PERIODS]
+    if not candidates:
+        periods = [None]  # no period named: the latest fact
+    by_member = "resolve_member" in allowed
+    named = steps.get("resolve_member", {"phrase": rest or question}) if by_member else None
+    member_words, line_words = _split(rest, named)
+    # the words as asked, and without the members' words: a member's label may be the line item's own
+    # name ("Cost of revenues"), or the members may crowd the line item out of the search
+    texts = list(dict.fromkeys(t for t in (rest or question, line_words) if t))
+    limits = dict.fromkeys(texts, 0)
+    searched: dict[str, str] = {}  # the words a search kept -> the text that searched them first
+    kept: frozenset[str] | None = None  # the words the search of the whole rest kept (None: not said)
+    tried: set[str] = set()
+    without: list[str] = []  # concepts whose facts carry none of the members named: tried last, as totals
+    for text in [t for _ in range(MAX_CONCEPTS) for t in texts]:
+        if limits[text] < 0:
+            continue  # this search has no more hits
+        if steps.used + 2 + 2 * len(periods) + TAIL > MAX_STEPS:
+            break  # what is left of the round's budget: the last try and the checkers
+        limits[text] += 1
+        found = steps.get("search_concepts", {"text": text, "limit": limits[text]})
+        if "error" in found or int(found.get("count") or 0) < limits[text]:
+            limits[text] = -1
+        if isinstance(found.get("searched"), str):
+            if text == texts[0] and kept is None:
+                kept = member_words_of(found["searched"])
+            if searched.setdefault(found["searched"], text) != text:
+                limits[text] = -1  # the same words as another text's search: the same hits
+                continue
+        new = sorted((h for h in _reported(found) if h["concept"] not in tried), key=lambda h: h["concept"])
+        tried |= {h["concept"] for h in _hits(found) if h.get("concept")}
+        if not new:
+            continue  # the next hit is one the filing does not report
+        hit = new[0]
+        dims: dict[str, str] = {}
+        words = " ".join(w for w in member_words.split() if not member_words_of(w) <= _label_words(hit)
+                         and (kept is None or member_words_of(w) <= kept))  # not a word the search set aside
+        if words and by_member:
+            members = steps.get("resolve_member", {"phrase": words, "concept": hit["concept"]})
+            dims = _confirmed(members, words, named)
+            if not dims:
+                without.append(hit["concept"])
+                continue  # the members named may be real: a concept that carries them is looked for first
+        fact = _fact(role, hit["concept"], periods, dims, steps, allowed)
+        if fact is not None:
+            return fact
+    for concept in without[:1]:  # the words read as a member were the line item's ("cash spent on...")
+        fact = _fact(role, concept, periods, {}, steps, allowed)
+        if fact is not None:
+            return fact
+    return None
 
 
 def _split(rest: str, found: dict | None) -> tuple[str, str]:
@@ -86,24 +162,21 @@ def _split(rest: str, found: dict | None) -> tuple[str, str]:
     return " ".join(members), " ".join(line)
 
 
-def _concept(seen, text: str):
-    """{"concept", "words" of its labels}, a search to make first, or None: the search's only hit with
-    ``limit`` 1; failing that, among a full search's hits a label the words name whole, the longest."""
-    text = text or "total"
-    searches = [o for n, o in seen if n == "search_concepts"]
-    if not searches:
-        return "search_concepts", {"text": text, "limit": 1}
-    hits = _reported(searches[0])
-    if len(hits) == 1:
-        return {"concept": hits[0]["concept"], "words": _label_words(hits[0])}
-    if len(searches) == 1:
-        return "search_concepts", {"text": text}
-    asked = set(_words(text).split())
-    whole = [(len(_label_words(h)), h["concept"], h) for h in _reported(searches[1]) if _label_words(h) and _label_words(h) <= asked]
-    if not whole:
-        return None
-    best = max(whole, key=lambda w: (w[0], w[1]))
-    return {"concept": best[1], "words": _label_words(best[2])}
+def _confirmed(found: dict, words: str, named: dict | None) -> dict[str, str]:
+    """The members ``resolve_member`` found for a concept that the words name: a label they hold whole,
+    or a member they already named before the concept was known. A label they only share a word with
+    ("sales" in "Automotive sales", left over from "cost of sales") is no member the question names."""
+    if "error" in found:
+        return {}
+    before = set(((named or {}).get("dimensions") or {}).values()) if named and "error" not in named else set()
+    want = member_words_of(words)
+    labels = {(c.get("axis"), c.get("member")): str(c.get("label") or "") for c in found.get("candidates") or []}
+    out = {}
+    for axis, member in (found.get("dimensions") or {}).items():
+        core = (member_words_of(labels.get((axis, member), "")) - MEMBER_FILLER) or member_words_of(labels.get((axis, member), ""))
+        if member in before or (core and core <= want):
+            out[axis] = member
+    return out if len(out) == len(found.get("dimensions") or {}) else {}
 
 
 def _reported(obs: dict) -> list[dict]:
@@ -112,35 +185,30 @@ def _reported(obs: dict) -> list[dict]:
 
 
 def _label_words(hit: dict) -> frozenset[str]:
-    words = set()
+    words: set[str] = set()
     for label in (hit.get("matched_label"), hit.get("label")):
-        words |= set(_words(label or "").split())
+        words |= member_words_of(label or "")
     return frozenset(words - FILLER)
 
 
-def _target(role, concept: str, periods: list[str], named: bool, dims: dict[str, str], seen, allowed):
-    """{"args", "fact"} of the fact to check, a (tool, arguments) lookup to make first, or None."""
-    if "find_facts" in allowed:
-        looks = [o for n, o in seen if n == "find_facts"]
-        tries = periods if named else [None]
-        for i, period in enumerate(tries):
-            if i >= len(looks):
-                args: dict[str, Any] = {"concept": concept, "dimensions": dims}
-                if period is not None:
-                    args["period"] = period
-                return "find_facts", args
-            fact = _pick(looks[i], latest=period is None)
+def _fact(role, concept: str, periods: list[str | None], dims: dict[str, str], steps: _Steps, allowed) -> dict | None:
+    """The concept's fact with the members and the first period that has one: found with ``find_facts``,
+    or, for a role that cannot browse facts, by its first checker with the selector."""
+    first_check = next((t for t in PLANS.get(role, ()) if t in CHECKS and t in allowed), None)
+    for period in periods:
+        args: dict[str, Any] = {"concept": concept, "dimensions": dims}
+        if period is not None:
+            args["period"] = period
+        if "find_facts" in allowed:
+            fact = _pick(steps.get("find_facts", args), latest=period is None)
             if fact is not None:
                 return {"args": {"fact": fact["fact"]}, "fact": {**fact, "concept": concept}}
-        return None
-    ran = [o for n, o in seen if n in CHECKS and "error" not in o]
-    if ran:
-        return {"args": {"fact": ran[-1]["fact"]}, "fact": {"fact": ran[-1]["fact"], "concept": concept,
-                                                            "value": ran[-1].get("reported")}}
-    errors = sum(1 for n, o in seen if n in CHECKS and "error" in o)
-    if errors >= len(periods):
-        return None
-    return {"args": {"concept": concept, "period": periods[errors], "dimensions": dims}, "fact": {"concept": concept}}
+        elif first_check is not None and period is not None:
+            checked = steps.get(first_check, args)
+            if "error" not in checked and checked.get("fact"):
+                return {"args": {"fact": checked["fact"]},
+                        "fact": {"fact": checked["fact"], "concept": concept, "value": checked.get("reported")}}
+    return None
 
 
 def _pick(obs: dict, *, latest: bool) -> dict | None:
