@@ -5,6 +5,22 @@ them are filers and auditors, not the authors of this code.
 """
 from __future__ import annotations
 
+import reprlib
+from typing import Any
+
+# A value from a user's file is quoted in messages at most about this long (strings and containers are
+# cut, with "..."; the longest US-GAAP names still show whole): one 30,000-character value behind 2,000
+# YAML aliases once made a 60 MB message (issue 44).
+_QUOTE = reprlib.Repr()
+_QUOTE.maxstring = _QUOTE.maxother = 240
+_QUOTE.maxlist = _QUOTE.maxtuple = _QUOTE.maxdict = _QUOTE.maxset = 6
+_QUOTE.maxlevel = 3
+
+
+def quoted(value: Any) -> str:
+    """``repr(value)``, cut to about 240 characters, without building the full repr first."""
+    return _QUOTE.repr(value)
+
 
 class AuditflowError(Exception):
     """Base of every error AuditFlow raises on purpose."""

@@ -58,11 +58,11 @@ def test_the_terminal_table_keeps_numbers_whole_and_says_what_to_fix(data_root) 
 
     from rich.console import Console
 
-    from auditflow.cases.filings import base_environment
+    from auditflow.graphs.factory import shared_environment
     from auditflow.cli.check_cmd import render_table
     from auditflow.rules.runner import run_rules
 
-    report = run_rules(base_environment(SAMPLE), data_root=data_root)
+    report = run_rules(shared_environment(SAMPLE), data_root=data_root)
     for width in (100, 80):
         console = Console(file=io.StringIO(), width=width, color_system=None)
         render_table(console, report)

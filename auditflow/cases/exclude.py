@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from auditflow.cases.errors import GenerateError
-from auditflow.cases.filings import filing_name
+from auditflow.graphs.factory import filing_name
 from auditflow.cases.loader import is_case_file, load_case_file
 from auditflow.cases.model import AuditCase
 

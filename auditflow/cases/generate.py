@@ -35,7 +35,8 @@ from typing import Callable, Iterable, Iterator, TypeVar
 from auditflow.cases.errors import CaseInputError, GenerateError
 from auditflow.cases.filing_profile import filing_profile
 from auditflow.cases.exclude import AuditedFact, audited_fact
-from auditflow.cases.filings import FILING_FOLDERS, base_environment, filing_name, resolve_filing
+from auditflow.cases.filings import resolve_filing
+from auditflow.graphs.factory import FILING_FOLDERS, filing_name, shared_environment
 from auditflow.cases.generated import (
     FilingSource, GeneratedCase, consistent_case, injected_case, real_case, removal_case,
 )
@@ -175,7 +176,7 @@ def _source(spec: str, path: Path, options: GenerateOptions) -> FilingSource:
     by_name = Path(spec).name == spec and any((options.data_root / folder / spec).resolve() == path
                                               for folder in FILING_FOLDERS)
     name = spec if by_name else filing_name(path)
-    env = base_environment(path)
+    env = shared_environment(path)
     return FilingSource(name, spec if by_name else str(path), env,
                         filing_profile(env.filing, data_root=options.data_root), options.data_root)
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from auditflow.cases.filings import FILING_FOLDERS
+from auditflow.graphs.factory import FILING_FOLDERS
 from auditflow.cases.judge_llm import PROMPT_FILE
 from auditflow.cases.model import AuditCase
 from auditflow.dataroot import ENV_VAR
@@ -41,7 +41,7 @@ class MissingPart:
 
 def names_filing(case: AuditCase) -> bool:
     """Whether the case names its filing by a data-root name or accession rather than a path that exists
-    (the same order as :func:`auditflow.cases.filings.resolve_filing`)."""
+    (the same order as :func:`auditflow.graphs.factory.resolve_filing`)."""
     p = Path(case.filing).expanduser()
     return not (p if p.is_absolute() else case.file.parent / p).exists()
 

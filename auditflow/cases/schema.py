@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-import reprlib
 from typing import Any, Iterator, Mapping
 
 from auditflow.contract import DECISIONS, RULE_CODE_PATTERN
 from auditflow.cases.errors import CaseSchemaError
+from auditflow.errors import quoted
 
 SCHEMA_VERSION = 2  # version 1 files (structured queries only) are still read: v2 only adds fields
 READ_VERSIONS = (1, 2)
@@ -173,21 +173,9 @@ def dotted(path: Path_) -> str:
     return out
 
 
-# A value from a case file is quoted in messages at most about this long (strings and containers are
-# cut, with "..."; the longest US-GAAP names still show whole): one 30,000-character value behind 2,000
-# aliases once made a 60 MB message (issue 44).
-_QUOTE = reprlib.Repr()
-_QUOTE.maxstring = _QUOTE.maxother = 240
-_QUOTE.maxlist = _QUOTE.maxtuple = _QUOTE.maxdict = _QUOTE.maxset = 6
-_QUOTE.maxlevel = 3
 
 # At most this many problems of one file are kept; the rest are counted in one last line.
 MAX_PROBLEMS = 100
-
-
-def quoted(value: Any) -> str:
-    """``repr(value)``, cut to about 240 characters, without building the full repr first."""
-    return _QUOTE.repr(value)
 
 
 def _type_hint(value: Any, names: list[str]) -> str:

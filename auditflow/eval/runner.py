@@ -75,13 +75,13 @@ class _FilingLoader:
     def warm(self, path: str) -> None:
         if not path:
             return
-        from auditflow.cases.filings import base_environment
+        from auditflow.graphs.factory import shared_environment
 
         with self._guard:
             lock = self._locks.setdefault(path, threading.Lock())
         with lock:
             try:
-                base_environment(Path(path))
+                shared_environment(Path(path))
             except Exception:  # noqa: BLE001 - run_case reports (or raises) it for the case itself
                 pass
 

@@ -83,10 +83,10 @@ def test_a_finmr_question_resolves_the_one_non_dimensional_fact(env, data_root):
 
 
 def test_the_three_forms_on_a_real_filing(data_root):
-    from auditflow.cases.filings import base_environment
+    from auditflow.graphs.factory import shared_environment
     from auditflow.graphs.factory import locate_filing
 
-    env = base_environment(locate_filing("aapl-10k-2023-09-30", data_root))
+    env = shared_environment(locate_filing("aapl-10k-2023-09-30", data_root))
     forms = {
         "structured": AuditQuery("aapl", "us-gaap:CostOfGoodsAndServicesSold", "2022-09-25..2023-09-30"),
         "finmr": AuditQuery("aapl", form="finmr", text="What's the reported value of us-gaap:CostOfGoodsAndServicesSold "

@@ -194,10 +194,10 @@ def test_an_error_naming_member_sets_offers_the_same_call_with_each_as_dimension
 
 
 def test_a_selector_without_dimensions_for_a_fact_reported_only_under_members_is_told_the_members(data_root):
-    from auditflow.cases.filings import base_environment
+    from auditflow.graphs.factory import shared_environment
     from auditflow.graphs.factory import locate_filing
 
-    env = base_environment(locate_filing("hi-10k-2020-09-30", data_root))
+    env = shared_environment(locate_filing("hi-10k-2020-09-30", data_root))
     session = AuditSession(env, AuditQuery("hi", form="text", text="Fair value of plan assets (Domestic Plan), as of "
                                                                    "September 30, 2019"), "compliance", data_root=data_root)
     concept = "us-gaap:DefinedBenefitPlanFairValueOfPlanAssets"

@@ -8,7 +8,8 @@ import pytest
 
 from auditflow.agents.reports import AuditResult
 from auditflow.cases import CaseInputError, Expectation, FactSelector, RunSettings, judge, load_case_file, run_case, tally
-from auditflow.cases.filings import base_environment, resolve_filing
+from auditflow.cases.filings import resolve_filing
+from auditflow.graphs.factory import shared_environment
 from auditflow.cases.inject import resolve_selector
 from auditflow.cases.judge_llm import judge_prompt, parse_label
 from auditflow.cases.labels import INPUT
@@ -77,7 +78,7 @@ def test_filings_resolve_by_path_name_and_accession(data_root: Path, tmp_path: P
 
 
 def test_selectors_resolve_to_one_fact_key() -> None:
-    env = base_environment(SAMPLE)
+    env = shared_environment(SAMPLE)
     assert resolve_selector(env, FactSelector("us-gaap:Assets", "2024-12-31")) == "f-bs-13"
     # NetIncomeLoss FY2024 is reported twice with the same value: one number, mutated together
     assert resolve_selector(env, FactSelector("us-gaap:NetIncomeLoss", "2024-01-01..2024-12-31")) == "f-is-17"
@@ -103,7 +104,7 @@ def test_inject_works_on_a_copy_and_runs_are_deterministic(tmp_path: Path, data_
     settings = RunSettings(data_root=data_root)
     first, second = run_case(fixed, settings), run_case(fixed, settings)
     assert first.passed and first.result.canonical_json() == second.result.canonical_json()
-    assert base_environment(SAMPLE).filing.fact_by_key("f-bs-13").value == "226150000"  # untouched
+    assert shared_environment(SAMPLE).filing.fact_by_key("f-bs-13").value == "226150000"  # untouched
     failed = run_case(bad, settings)
     assert failed.error_kind == "input" and failed.judgement.label == INPUT and failed.input_error  # not scored
     assert failed.error.startswith("x.case.yaml:10: inject[0]: flip_sign: no fact with key 'f-bs-99'")

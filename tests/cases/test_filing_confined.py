@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from auditflow.cases.errors import CaseInputError
-from auditflow.cases.filings import SAMPLES, resolve_filing
+from auditflow.cases.filings import resolve_filing
+from auditflow.graphs.factory import SAMPLES
 from auditflow.cases.loader import load_case_file
 
 REPO = Path(__file__).resolve().parents[2]

@@ -19,7 +19,8 @@ import pytest
 from auditflow.cases import RunSettings, load_case_file, run_case
 from auditflow.cases.emit import write_cases
 from auditflow.cases.exclude import facts_audited_by
-from auditflow.cases.filings import base_environment, case_environment, resolve_filing
+from auditflow.cases.filings import case_environment, resolve_filing
+from auditflow.graphs.factory import shared_environment
 from auditflow.cases.generate import GenerateError, GenerateOptions, audited_fact_of, generate
 from auditflow.cases.reviews import load_reviews, parse_reviews
 from auditflow.cli.cases_cmd import shown_case_set
@@ -71,7 +72,7 @@ def test_same_seed_gives_identical_files_and_another_seed_other_cases(data_root:
 
 
 def test_finders_sample_with_a_seeded_generator(data_root: Path) -> None:
-    env = base_environment(resolve_filing("gevi-10q-2024-03-31", case_dir=REPO, data_root=data_root))
+    env = shared_environment(resolve_filing("gevi-10q-2024-03-31", case_dir=REPO, data_root=data_root))
     pick = lambda seed: calc_total_targets(env, limit=3, data_root=data_root, rng=random.Random(seed))  # noqa: E731
     assert pick(1) == pick(1)
     assert {t.focus for t in pick(1)} <= {t.focus for t in calc_total_targets(env, data_root=data_root)}
@@ -111,7 +112,7 @@ def test_expectations_match_the_rule_results(cases, data_root: Path) -> None:
             assert e.expected_value is None
             assert any(c.fact_id in twins and c.reason.startswith("no total") for c in results["0117"].checks)
         if case.inject:  # an injected error adds exactly one finding (a removed total none) and removes none
-            base = base_environment(resolve_filing(case.filing, case_dir=case.file.parent, data_root=data_root))
+            base = shared_environment(resolve_filing(case.filing, case_dir=case.file.parent, data_root=data_root))
             before = Counter(finding_signature(f) for r in run_rules(base, RULES, data_root=data_root).results.values()
                              for f in r.findings)
             after = Counter(finding_signature(f) for f in findings)

@@ -20,7 +20,8 @@ import pytest
 
 from auditflow.cases import load_case_file
 from auditflow.cases.exclude import facts_audited_by
-from auditflow.cases.filings import base_environment, case_environment, resolve_filing
+from auditflow.cases.filings import case_environment, resolve_filing
+from auditflow.graphs.factory import shared_environment
 from auditflow.cases.model import Expectation
 from auditflow.cases.natural import template_like
 from auditflow.cases.natural_periods import FiscalCalendar, fiscal_calendar, period_wordings
@@ -46,7 +47,7 @@ def corpus():
 
 
 def _env(data_root: Path, name: str):
-    return base_environment(resolve_filing(name, case_dir=REPO, data_root=data_root))
+    return shared_environment(resolve_filing(name, case_dir=REPO, data_root=data_root))
 
 
 # -- the committed files -----------------------------------------------------------------------------

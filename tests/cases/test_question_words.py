@@ -34,13 +34,14 @@ def test_a_question_never_uses_a_label_another_fact_of_its_period_and_members_ca
     takes another of the concept's labels, or its standard label when the filer has no other."""
     import random
 
-    from auditflow.cases.filings import base_environment, resolve_filing
+    from auditflow.cases.filings import resolve_filing
+    from auditflow.graphs.factory import shared_environment
     from auditflow.cases.model import CaseQuery
     from auditflow.cases.questions import labels_sharing_the_context, text_question
     from auditflow.env.names import resolve_concept, resolve_dimensions
     from auditflow.env.tool_base import ToolContext
 
-    env = base_environment(resolve_filing("hi-10k-2020-09-30", case_dir=REPO, data_root=data_root))
+    env = shared_environment(resolve_filing("hi-10k-2020-09-30", case_dir=REPO, data_root=data_root))
     ctx = ToolContext(env)
     meant = "us-gaap:DefinedBenefitPlanPensionPlansWithAccumulatedBenefitObligationsInExcessOfPlanAssetsAggregateFairValueOfPlanAssets"
     dims = {"us-gaap:RetirementPlanSponsorLocationAxis": "us-gaap:DomesticPlanMember"}
