@@ -13,7 +13,9 @@ question is read as words that may name a line item, and every concept is ranked
 * the documentation the filer or the taxonomy gives, weighted lower (it explains, it does not name).
 
 Concepts the filing reports facts for, and those a face statement presents, are ranked up: the
-question is about this filing's numbers. Before ranking, the question's period phrase, its filler
+question is about this filing's numbers; headings and dimensional nodes are ranked down. Words that
+are a member's label in this filing ("Greater China") still rank, but a concept need not hold them:
+the members are ``resolve_member``'s business (:mod:`auditflow.env.members`). Before ranking, the question's period phrase, its filler
 ("how much", "what was") and the company's own name are dropped, and analyst shorthand ("capex",
 "SG&A", "buybacks") adds the words a label uses (:mod:`auditflow.env.shorthand`). The ranking is
 deterministic: same filing, same question, same list.
@@ -42,7 +44,6 @@ TEXT_BOOST = 1.1  # reported, but as text (a note, a policy): a question asks fo
 STRUCTURE_WEIGHT = 0.4  # an abstract heading, axis, domain, member, table or line-items node: never the number
 _STRUCTURE = re.compile(r"(Abstract|Axis|Domain|Member|Table|LineItems)$")
 MIN_SHARE = 0.34  # a hit holds at least a third of the question's own words (shorthand words count too)
-STANDARD_LABEL = "http://www.xbrl.org/2003/role/label"
 # words every label has that name nothing (a stemmed "and" would match every "Property, Plant, and ...")
 _STOP = frozenset("a an the of and or to for in on by from with at as its".split())
 _WORD = re.compile(r"[a-z0-9]+")
@@ -261,6 +262,8 @@ def _bm25(docs: list[_Doc]):
 
 
 def concept_index(ctx: ToolContext) -> ConceptIndex:
+    """The filing's :class:`ConceptIndex`, built on its first search (about half a second on a large
+    filing) and kept with the environment."""
     env = ctx.env
 
     def build() -> ConceptIndex:
