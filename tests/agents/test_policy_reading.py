@@ -1,30 +1,24 @@
 """The deterministic policy reading questions by meaning (auditflow.agents.policy_reading), switched on
-by a tool set that offers resolve_period and resolve_member: issue 46's four example questions on the
-real filings they name, a member question, a shuffled run, and the switch left off (tool set 1)."""
+by a tool set that offers resolve_period and resolve_member (the ``natural`` profile's): issue 46's four
+example questions on the real filings they name, member questions, a shuffled run, and the switch left
+off (tool set 1, the recorded profiles)."""
 from __future__ import annotations
-
-import dataclasses
 
 import pytest
 
 from auditflow.agents.audit import run_audit
 from auditflow.agents.profile import builtin_profile
 from auditflow.env import tools as registry
-from auditflow.env.members import MEMBER_TOOLS
-from auditflow.env.periods import PERIOD_TOOLS
 from auditflow.env.query import AuditQuery
 from auditflow.graphs.environment import build_environment
 
-TEST_VERSION = 90  # a tool set made here: search by meaning (version 2) plus the two resolvers
-
-
 @pytest.fixture
-def natural(monkeypatch):
-    """The ``natural`` profile's texts over a tool set that offers the resolvers (whatever version 2 holds)."""
-    v2 = registry.tool_set(2)
-    extra = tuple(t for t in PERIOD_TOOLS + MEMBER_TOOLS if t.name not in v2.by_name)
-    monkeypatch.setitem(registry.TOOL_SETS, TEST_VERSION, registry.ToolSet(TEST_VERSION, v2.static + extra, v2.dynamic, v2.checks))
-    return dataclasses.replace(builtin_profile("natural"), tools=TEST_VERSION)
+def natural():
+    """The ``natural`` profile: its tool set offers the resolvers, and that switches the reading on."""
+    profile = builtin_profile("natural")
+    offered = registry.tool_set(profile.tools).by_name
+    assert {"resolve_period", "resolve_member", "search_concepts"} <= set(offered)
+    return profile
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +84,11 @@ def test_tool_set_1_keeps_the_template_reader(envs, data_root):
                           "guided")
     assert natural_words.fact is None
     assert not {"resolve_period", "resolve_member"} & (called(template) | called(natural_words))
+
+
+def test_a_line_item_whose_words_are_also_a_members_label(envs, data_root, natural):
+    """Tesla labels a member of its income-statement axis "Cost of revenues": the question means the line
+    item, so its total is audited, not a member's fact."""
+    result = audit(envs, data_root, "tsla-10q-2024-06-30", "Tesla's total cost of revenues in H1 2024", natural)
+    assert (result.fact["concept"], result.fact["period"], result.fact["dimensions"]) == (
+        "us-gaap:CostOfRevenue", "2024-01-01..2024-06-30", {})
