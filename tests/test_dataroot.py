@@ -8,6 +8,7 @@ checks the same with a real wheel in a fresh virtual environment.
 """
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,8 @@ def installed_elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path
     monkeypatch.delenv(ENV_VAR, raising=False)
     monkeypatch.setattr(dataroot, "repo_data_root", lambda: tmp_path / "site-packages" / "shared" / "data")
     monkeypatch.setattr(dataroot, "user_cache_data_root", lambda: tmp_path / "no-cache")
-    (tmp_path / "work" / "shared" / "data").mkdir(parents=True)
+    for part in ("dqc", "filings"):  # what audit cases read: a data root without them is a usage error
+        (tmp_path / "work" / "shared" / "data" / part).mkdir(parents=True)
     project = tmp_path / "work" / "project"
     (project / "cases" / "deep").mkdir(parents=True)
     return project
@@ -44,7 +46,7 @@ def test_found_beside_the_given_project_folder(installed_elsewhere: Path, monkey
 
 
 def test_the_message_names_where_it_was_looked_for(installed_elsewhere: Path, monkeypatch, tmp_path: Path) -> None:
-    (installed_elsewhere.parent / "shared" / "data").rmdir()
+    shutil.rmtree(installed_elsewhere.parent / "shared" / "data")
     monkeypatch.chdir(installed_elsewhere)
     with pytest.raises(Exception) as exc:
         resolve_data_root()

@@ -9,7 +9,7 @@ QNames a load creates again and again, 15-25 ms of a 0.1 s run, to find almost n
   on, so memory stays bounded when many filings are checked in one run;
 * what a command keeps until it moves on (a filing's environment, then its report) is set aside the
   same way (:func:`set_aside`). Neither the loader nor the rules make reference cycles
-  (tests/test_gc_pause.py), so reference counting frees those objects when the next filing replaces
+  (tests/xbrl/test_gc_pause.py), so reference counting frees those objects when the next filing replaces
   them; a collection pass over them would free nothing. Without this, the first pass after the rules
   walked the whole loaded filing (7-13 ms of a 0.2 s ``check``, issue 21), and the interpreter's last
   collection at exit did so again (about 3 ms).

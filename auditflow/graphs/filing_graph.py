@@ -67,7 +67,7 @@ def multidigraph(nodes: Iterable[tuple], edges: Iterable[tuple], *, fresh: bool 
     sharing one key dict per node pair) exactly as those calls do: same node order, nodes created
     on first mention, edge keys 0, 1, ... per node pair, a fresh attribute dict per edge.
     ``fresh=True`` says every attribute dict given is new and unshared, so it is stored as is instead
-    of copied. tests/test_load_speedups.py compares the result with the public-API build.
+    of copied. tests/xbrl/test_load_speedups.py compares the result with the public-API build.
     """
     import networkx as nx  # imported here: commands that only run the rules never need it
 

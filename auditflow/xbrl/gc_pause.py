@@ -1,7 +1,7 @@
 """Pause Python's cyclic garbage collector while a filing is loaded and while rules run over it.
 
 A load makes tens of thousands of objects (facts, arcs, contexts, lxml proxies) and no reference
-cycles, nor do the rules (tests/test_gc_pause.py checks both on real filings), so the collector's
+cycles, nor do the rules (tests/xbrl/test_gc_pause.py checks both on real filings), so the collector's
 default policy (a young-generation pass every 700 new container objects, older ones in turn) walks
 them again and again to free nothing: 2.2% of the Apple 10-K's first load and three rules, counted in
 instructions (issue 21). Objects without cycles are freed by reference counting whether the collector

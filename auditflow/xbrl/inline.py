@@ -240,7 +240,7 @@ def _scaled(value: str, negative: bool, scale: int) -> str:
     trailing zeros dropped. A Decimal and a context sized to its digits cost a fifth of reading a
     numeric inline fact (issue 21); whole numbers scaled up were written by hand first, figures with a
     fraction (per-share amounts, percentages) and negative scales since. The result is the same
-    (tests/test_inline_scaled.py); digits other than ASCII, and negated values beyond the context's
+    (tests/xbrl/test_inline_scaled.py); digits other than ASCII, and negated values beyond the context's
     precision (which ``-Decimal`` rounds), take the Decimal path."""
     if value.isascii() and len(value) + abs(scale) <= _HAND_SCALED_DIGITS:
         whole, _, fraction = value.partition(".")

@@ -200,7 +200,7 @@ def _unusable_number(f: Fact, raw: str) -> Warning_:
 
 def with_value(f: Fact, value: str | None) -> Fact:
     """``dataclasses.replace(f, value=value)`` without its per-call field introspection, which cost
-    more than reading the fact (tests/test_load_speedups.py checks it stays equal to ``replace``)."""
+    more than reading the fact (tests/xbrl/test_load_speedups.py checks it stays equal to ``replace``)."""
     return make_fact(f.concept, f.context_id, value, f.unit_id, f.decimals, f.precision, f.id, f.is_nil, f.document, f.line,
                 f.index)
 

@@ -267,7 +267,7 @@ def positional_maker(cls: type) -> Callable[..., Any]:
     ``__slots__`` with no ``__setattr__`` of its own (each field a plain attribute store, which the
     interpreter specialises), and then gives the object its class: CPython allows ``__class__``
     assignment between classes whose slot layouts are identical. The object made is a ``cls`` like any
-    other, frozen from then on (tests/test_fast_records.py compares them); a third of the instructions.
+    other, frozen from then on (tests/xbrl/test_fast_records.py compares them); a third of the instructions.
     """
     names = [f.name for f in fields(cls)]
     if (not all(f.init for f in fields(cls)) or hasattr(cls, "__post_init__") or "__slots__" not in cls.__dict__

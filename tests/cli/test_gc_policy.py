@@ -1,6 +1,6 @@
 """Issue 21: a one-shot ``auditflow check`` runs no collection pass over the filing it loaded.
 
-The loader and the rules make no reference cycles (tests/test_gc_pause.py), so a pass over a loaded
+The loader and the rules make no reference cycles (tests/xbrl/test_gc_pause.py), so a pass over a loaded
 filing frees nothing; on the Apple 10-K the first pass after the rules walked the whole filing (7-13 ms
 of a 0.2 s check). ``auditflow.cli.gc_policy`` sets a checked filing aside (``gc.freeze``) instead.
 Checked in a fresh subprocess with ``gc.callbacks``: on a filing-cache hit no pass starts once the

@@ -14,7 +14,7 @@ import pytest
 from auditflow.cli.main import main
 from auditflow.llm import factory
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SAMPLE_XML = REPO / "auditflow" / "samples" / "acme-10k-2024" / "xml"
 ASSETS = ["--concept", "us-gaap:Assets", "--period", "2024-12-31", "--rule", "0126", "--format", "json"]
 

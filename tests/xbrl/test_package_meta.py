@@ -12,7 +12,7 @@ from auditflow.errors import InputError, UnsafeInputError
 from auditflow.cache_dir import default_cache_dir
 from auditflow.xbrl import package_meta
 from auditflow.xbrl.packages import TaxonomyPackage, TaxonomySet
-from tests.test_packages import package_files, write_dir, write_zip
+from tests.xbrl.test_packages import package_files, write_dir, write_zip
 
 FIELDS = ("identifier", "name", "version", "label", "entry_points", "rewrites")
 

@@ -24,7 +24,7 @@ from auditflow.xbrl.model import Context, DuplicateSet, Fact, Period, plain_deci
 from auditflow.xbrl.qname import QName
 from auditflow.xbrl.safexml import parse_xml
 
-SAMPLE = Path(__file__).resolve().parents[1] / "auditflow" / "samples" / "acme-10k-2024"
+SAMPLE = Path(__file__).resolve().parents[2] / "auditflow" / "samples" / "acme-10k-2024"
 SOME = ("filings/aapl-10k-2023-09-30", "filings/aeon-10q-2023-09-30", "filings-rolled/bxp-10q-2025-06-30",
         "filings-rolled/hi-10k-2020-09-30")
 
@@ -108,7 +108,7 @@ def _normalise_reference(f: Fact) -> Fact:
     "0", "-0", "0.0", "-0.0", "00", "007", "1", "-1", "25871.0", "-1737349.0", "12665932.0", "0.50", "-0.050", "1.000",
     "100", "1000000", "1.0501", "0.05", "3.14159", "1e3", "1E-2", "+5", ".5", "5.", "-.5", "1,000", "abc", "", " 1", "1 ",
     "١٢", "123456789012345678901234567890.000", "-0.000001",
-])  # NaN and Infinity are no longer normalised but left out (tests/test_hostile_input.py)
+])  # NaN and Infinity are no longer normalised but left out (tests/xbrl/test_hostile_input.py)
 def test_number_normalisation_matches_plain_decimal(value):
     f = Fact(QName("http://x", "A"), "c", value, "u")
     try:

@@ -15,7 +15,7 @@ from auditflow.graphs.environment import build_environment
 from auditflow.xbrl import filing_cache as fc
 from auditflow.xbrl.loader import load_filing
 
-SAMPLE = Path(__file__).resolve().parents[1] / "auditflow" / "samples" / "acme-10k-2024"
+SAMPLE = Path(__file__).resolve().parents[2] / "auditflow" / "samples" / "acme-10k-2024"
 
 
 def _entries(cache: Path) -> list[Path]:
@@ -86,19 +86,20 @@ def test_results_identical_with_and_without_the_cache(data_root, taxonomy, tmp_p
             {r: (x.checked, x.not_applicable) for r, x in b.results.items()}
 
 
-def test_case_runner_reads_filings_through_the_cache(data_root, tmp_path, monkeypatch, no_parse):
-    from auditflow.cases import filings
+def test_shared_environments_read_filings_through_the_cache(data_root, tmp_path, monkeypatch, no_parse):
+    """The environment every case on a filing shares (graphs.factory) is loaded through the filing cache."""
+    from auditflow.graphs import factory
 
     monkeypatch.setenv("AUDITFLOW_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv(fc.ENV, raising=False)
-    path = str((data_root / "filings" / "nflx-10q-2024-03-31").resolve())
-    filings._filing.cache_clear()
-    first = filings._filing(path)
+    path = (data_root / "filings" / "nflx-10q-2024-03-31").resolve()
+    factory._shared.cache_clear()
+    first = factory.shared_environment(path).filing
     assert len(_entries(tmp_path)) == 1
-    filings._filing.cache_clear()  # a new process, as far as the per-process cache knows
+    factory._shared.cache_clear()  # a new process, as far as the per-process cache knows
     no_parse()
-    again = filings._filing(path)
-    filings._filing.cache_clear()
+    again = factory.shared_environment(path).filing
+    factory._shared.cache_clear()
     assert repr(again) == repr(first)
 
 

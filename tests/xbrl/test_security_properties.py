@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_loader_safety import INSTANCE, SCHEMA, write_filing
+from tests.xbrl.test_loader_safety import INSTANCE, SCHEMA, write_filing
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 WATCH = r"""
 import json, os, sys

@@ -13,7 +13,7 @@ from auditflow.xbrl.loader import load_filing
 from auditflow.xbrl.prefix_repair import undeclared_prefixes, used_prefixes
 from auditflow.xbrl.safexml import parse_xml
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "auditflow" / "samples" / "acme-10k-2024" / "inline" / "acme-20241231.htm"
 
 # The byte scan this replaces, kept here as the reference for the real documents.

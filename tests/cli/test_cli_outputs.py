@@ -10,7 +10,7 @@ import pytest
 
 from auditflow.cli.main import main
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "auditflow" / "samples" / "acme-10k-2024" / "xml"
 
 

@@ -9,7 +9,7 @@ from openpyxl import load_workbook
 from auditflow.cli.main import main
 from auditflow.cli.workpaper import FINDING_COLS
 
-SAMPLE = Path(__file__).resolve().parents[1] / "auditflow" / "samples" / "acme-10k-2024" / "xml"
+SAMPLE = Path(__file__).resolve().parents[2] / "auditflow" / "samples" / "acme-10k-2024" / "xml"
 
 
 def test_evidence_rows_line_up_with_the_header(data_root, tmp_path) -> None:

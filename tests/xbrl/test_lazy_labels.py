@@ -13,7 +13,7 @@ from auditflow.xbrl.linkbase import read_links
 from auditflow.xbrl.loader import load_filing
 from auditflow.xbrl.safexml import parse_xml
 
-SAMPLE = Path(__file__).resolve().parents[1] / "auditflow" / "samples" / "acme-10k-2024" / "xml"
+SAMPLE = Path(__file__).resolve().parents[2] / "auditflow" / "samples" / "acme-10k-2024" / "xml"
 APPLE = "filings/aapl-10k-2023-09-30"
 
 LAB = """<link:linkbase xmlns:link="http://www.xbrl.org/2003/linkbase" xmlns:xlink="http://www.w3.org/1999/xlink">

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def run_probe(probe: str, args: list[str], tmp_path: Path, tag: str) -> Any:

@@ -12,7 +12,7 @@ from auditflow.xbrl import inline
 from auditflow.xbrl.inline import parse_inline
 from auditflow.xbrl.safexml import parse_xml
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "auditflow" / "samples" / "acme-10k-2024" / "inline" / "acme-20241231.htm"
 XHTML = "{http://www.w3.org/1999/xhtml}"
 

@@ -22,9 +22,9 @@ from auditflow.xbrl.model import plain_decimal
 from auditflow.xbrl.numbers import integral, power_of_ten, round_half_even
 from auditflow.rules.finding import dec_display, dec_str
 from auditflow.rules.statements import round_decimals, tolerance_check
-from tests.test_loader_safety import INSTANCE, SCHEMA, write_filing
+from tests.xbrl.test_loader_safety import INSTANCE, SCHEMA, write_filing
 
-SAMPLE = Path(__file__).resolve().parents[1] / "auditflow" / "samples" / "acme-10k-2024" / "xml"
+SAMPLE = Path(__file__).resolve().parents[2] / "auditflow" / "samples" / "acme-10k-2024" / "xml"
 
 
 def _fact(value: str, *, attrs: str = 'unitRef="usd" decimals="0"') -> str:
@@ -173,7 +173,7 @@ def _limited(cmd: list[str], *, memory: int, seconds: int = 60) -> subprocess.Co
 
     env = {**os.environ, "AUDITFLOW_FILING_CACHE": "off"}
     return subprocess.run(cmd, capture_output=True, text=True, timeout=seconds, preexec_fn=limit, env=env,
-                          cwd=Path(__file__).resolve().parents[1])
+                          cwd=Path(__file__).resolve().parents[2])
 
 
 # -- 4. dates the datetime type cannot hold ------------------------------------------------------------
