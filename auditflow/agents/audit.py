@@ -100,6 +100,14 @@ def run_audit(env: AuditEnvironment, query: AuditQuery, *, config: str | Protoco
         rounds, reviews, found, audited, worked = 1, [], {}, {}, {}
         handles: dict[str, dict] = {}
         arbitration = None
+    elif cfg.baseline:  # docs/baselines.md: the model's report is the audit, no checker, no Senior
+        from auditflow.agents.baselines import run_baseline
+
+        run = run_baseline(cfg.baseline, env, query, model=models(cfg.baseline), data_root=data_root, profile=prof,
+                           shuffle=shuffle)
+        turns, rounds, reviews, found, audited = {run.role: [run.turn]}, 1, [], {}, {}
+        worked = {run.role: run.fact} if run.fact else {}
+        handles, arbitration = {run.role: run.handles}, None
     else:
         sessions = {r: _session(env, query, r, cfg, data_root, shuffle, prof.tools) for r in cfg.roles}
         ctx = RunContext(sessions=sessions, models={r: models(r) for r in cfg.roles}, config=cfg,

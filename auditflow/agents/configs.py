@@ -14,6 +14,12 @@ class ProtocolConfig:
     senior: bool = True
     direct: bool = False  # no tools: filing excerpts in the prompt, one-shot answer
     max_rounds: int = 2
+    baseline: str | None = None  # one of the paper's baselines (auditflow.agents.baselines, docs/baselines.md)
+
+
+def _baseline(name: str) -> ProtocolConfig:
+    """A baseline: its own single role, no checkers, no gating, no Senior."""
+    return ProtocolConfig(name, roles=(name,), checks=False, gating=False, senior=False, baseline=name)
 
 
 CONFIGS = {
@@ -23,6 +29,10 @@ CONFIGS = {
     "no-checks": ProtocolConfig("no-checks", checks=False),
     "no-gating": ProtocolConfig("no-gating", gating=False),
     "no-fusion": ProtocolConfig("no-fusion", fusion=False),
+    "vanilla-rag": _baseline("vanilla-rag"),
+    "graphrag": _baseline("graphrag"),
+    "treerag": _baseline("treerag"),
+    "herculean": _baseline("herculean"),
 }
 
 

@@ -25,12 +25,14 @@ from auditflow.errors import AuditflowError
 
 # The parser is built for every ``auditflow`` command, so it names these values instead of importing the
 # case engine (a third of a second); tests/eval/test_eval_cli.py keeps them equal to their sources.
-CONFIG_NAMES = ("full", "single-agent", "direct-llm", "policy", "no-checks", "no-gating", "no-fusion")  # eval.plan
+CONFIG_NAMES = ("full", "single-agent", "direct-llm", "policy", "no-checks", "no-gating", "no-fusion",
+                "vanilla-rag", "graphrag", "treerag", "herculean")  # eval.plan
+BASELINE_NAMES = ("vanilla-rag", "graphrag", "treerag", "herculean")  # docs/baselines.md: run only when named
 RECORD_MODES = ("none", "once", "new_episodes", "all")  # auditflow.cases.models.RECORD_MODES
 POLICY = "policy"  # auditflow.cases.models.POLICY
 DEFAULT_RESAMPLES = 10_000  # auditflow.eval.bootstrap.DEFAULT_RESAMPLES
 DEFAULT_JOBS = 8  # auditflow.llm.concurrency.DEFAULT_MAX_CONCURRENCY
-DEFAULT_CONFIGS = ",".join(CONFIG_NAMES)
+DEFAULT_CONFIGS = ",".join(n for n in CONFIG_NAMES if n not in BASELINE_NAMES)
 DEFAULT_OUT = "eval-results"
 EXIT_OK, EXIT_INCOMPLETE, EXIT_USAGE = 0, 1, 2
 
@@ -52,7 +54,8 @@ def add_eval_parser(sub) -> None:
     p.add_argument("cases", nargs="+", metavar="CASES", help="case files (*.case.yaml) or folders holding them")
     p.add_argument("--configs", default=DEFAULT_CONFIGS,
                    help=f"comma-separated configurations: {', '.join(CONFIG_NAMES)} (policy = the full protocol "
-                        f"with the deterministic policy backend, whatever --model says); default: all")
+                        f"with the deterministic policy backend, whatever --model says); default: all but the "
+                        f"baselines ({', '.join(BASELINE_NAMES)}), which run when named")
     p.add_argument("--model", metavar="SPEC", help="model spec of the LLM configurations (default: the pytest ini's "
                                                    f"auditflow_model, else {POLICY}, as the plugin)")
     p.add_argument("--record-mode", choices=RECORD_MODES, default="none",
@@ -82,6 +85,9 @@ def add_eval_parser(sub) -> None:
                                                                "permutation (a row may set its own with +shuffle=)")
     p.add_argument("--notes", metavar="FILE", help="Markdown appended verbatim to results.md (what the numbers mean); "
                                                   "part of the reproducing command")
+    p.add_argument("--behaviour", action="store_true",
+                   help="add the auditors' behaviour (tool kinds per role, evidence first or checks first) to "
+                        "results.md and draw behaviour.png; part of the reproducing command")
     p.add_argument("--with-results", metavar="FILE", action="append", default=[],
                    help="the results.json of another eval (other cases, other rows) to summarise beside this one, "
                         "with every row's Joint ACC on every case set; repeatable, part of the reproducing command")
@@ -135,6 +141,7 @@ def run_eval_cmd(args) -> int:
                            extra=[*(["--prompts", args.prompts] if args.prompts else []),
                                   *(["--shuffle", str(args.shuffle)] if args.shuffle is not None else []),
                                   *(["--notes", project.display(Path(args.notes))] if args.notes else []),
+                                  *(["--behaviour"] if getattr(args, "behaviour", False) else []),
                                   *(x for b in beside for x in ("--with-results", b.path))])
     base = RunSettings(model=model, record_mode=args.record_mode, cache_dir=cache_dir, data_root=data_root,
                        prompts=args.prompts, shuffle=args.shuffle, rootdir=project.rootdir)
@@ -161,12 +168,15 @@ def run_eval_cmd(args) -> int:
             bar.update(tasks[config], advance=1, bad=note)
 
         collector = _html_collector(args, redact)
-        run = run_eval(case_set.cases, configs, base, jobs=args.jobs, redact=redact, on_done=on_done, run_one=collector)
+        watcher = _behaviour_collector(args, collector)
+        run = run_eval(case_set.cases, configs, base, jobs=args.jobs, redact=redact, on_done=on_done,
+                       run_one=watcher or collector)
     wall = time.perf_counter() - started
     with err.status(f"paired bootstrap, {args.bootstrap} resamples ..."):
         report = build_report(run, case_set, configs, command=command, seed=args.seed, resamples=args.bootstrap,
                               notes=notes, beside=beside)
-    written, timings = _write_outputs(report, run, Path(args.out), args, wall, err)
+    behaviour = watcher.rows(run.settings, [c.name for c in configs]) if watcher is not None else None
+    written, timings = _write_outputs(report, run, Path(args.out), args, wall, err, behaviour)
     if args.used_keys:
         written.append(_write_used_keys(Path(args.used_keys), run.timings))
     if collector is not None:
@@ -189,7 +199,16 @@ def _log_case(err: Console, config: str, done: int, total: int, record, elapsed:
               highlight=False, soft_wrap=True)
 
 
-def _write_outputs(report, run, out: Path, args, wall: float, err: Console) -> tuple[list[Path], list]:
+def _behaviour_collector(args, inner):
+    """With --behaviour, runs cases keeping each transcript's tool kinds (auditflow.eval.behaviour)."""
+    if not getattr(args, "behaviour", False):
+        return None
+    from auditflow.eval.behaviour import BehaviourCollector
+
+    return BehaviourCollector(run=inner)
+
+
+def _write_outputs(report, run, out: Path, args, wall: float, err: Console, behaviour=None) -> tuple[list[Path], list]:
     from auditflow.eval.charts import ChartsUnavailable, write_charts
     from auditflow.eval.markdown import RUN_FILE, render_markdown
     from auditflow.eval.report import dump_json, results_document, write_text
@@ -211,6 +230,13 @@ def _write_outputs(report, run, out: Path, args, wall: float, err: Console) -> t
              RUN_FILE: dump_json(run_document(command=report.command, out=str(out), record_mode=args.record_mode,
                                               jobs=args.jobs, wall_seconds=wall, per_config=per_config,
                                               timings=run.timings))}
+    if behaviour is not None:  # --behaviour: its table after the rest, its rows and chart beside
+        from auditflow.eval.behaviour import CHART, behaviour_chart, behaviour_markdown
+
+        files["results.md"] += "\n" + behaviour_markdown(behaviour)
+        files["behaviour.json"] = dump_json({"rows": [r.to_json() for r in behaviour]})
+        if not args.no_charts and not_drawn is None:
+            charts.append(behaviour_chart(behaviour, out / CHART))
     for name, text in files.items():
         write_text(out / name, text)
     written = [out / name for name in files]

@@ -88,7 +88,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--shuffle", type=int, metavar="SEED", help="present every list in an observation in a seeded permutation")
     p.add_argument("--dims", nargs="*", metavar="AXIS=MEMBER", help="e.g. srt:ProductOrServiceAxis=acme:WidgetsMember")
     p.add_argument("--rule", help="rule family hint (0015, 0117, 0126): a hint, not the answer")
-    p.add_argument("--config", default="full", help="full, single-agent, direct-llm, no-checks, no-gating, no-fusion")
+    p.add_argument("--config", default="full", help="full, single-agent, direct-llm, no-checks, no-gating, no-fusion; baselines: vanilla-rag, graphrag, treerag, herculean")
     p.add_argument("--model", "--backend", dest="model", default="policy", metavar="SPEC",
                    help="policy (default: the deterministic planner, not an LLM) or a model spec, e.g. "
                         "local:qwen2.5-coder-1.5b, openai:gpt-4o")
