@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from auditflow.agents.natural_options import natural_options
 from auditflow.agents.profile import PromptProfile
 from auditflow.env.phrases import period_phrase
 from auditflow.env.query import parse_period
@@ -86,11 +87,17 @@ def guided_view(obs: dict[str, Any], transcript: list[dict[str, Any]], *, focus:
     handle = "F1" if focus else (target or {}).get("fact")
     if focus is None and profile.search is not None and (required or not gated):
         # without gating nothing is ever required, but the search still offers its candidates
-        options = search_options(transcript[-1] if transcript else {}, role, allowed, required, profile)
+        if profile.search.resolvers:  # natural: the resolvers first, then choices ordered by their answers
+            options, instead = natural_options(transcript, allowed, question, lambda step: search_options(
+                step, role, allowed, required, profile))
+        else:
+            options, instead = search_options(transcript[-1] if transcript else {}, role, allowed, required, profile), True
         if options:
-            for listed in OFFERED_INSTEAD:  # the options carry what the model needs of these lists (the
-                view.pop(listed, None)      # transcript keeps them whole): half the tokens to read
+            for listed in OFFERED_INSTEAD if instead else ():  # the options carry what the model needs of
+                view.pop(listed, None)  # these lists (the transcript keeps them whole): half the tokens to read
             view["next_call_options"] = options
+            if not instead:  # natural's resolutions: one ready call, nothing to choose among
+                return view
             view["choose"] = profile.search.options_note
             if question:
                 view["question"] = question  # beside the options: a small model compares what it read last

@@ -46,6 +46,9 @@ class SearchGuidance:
     report_call: bool  # once nothing is required, next_call is the final report the checkers' results imply
     # after the Senior finds the auditors checked different facts: the audit re-opens, offering both facts
     recheck_on_conflict: bool = False
+    # tool set 2's resolvers lead the search: resolve_period (and resolve_member) before the choices, which
+    # come ordered and described by their answers (natural; auditflow/agents/natural_options.py)
+    resolvers: bool = False
 
 
 @dataclass(frozen=True)
@@ -211,7 +214,8 @@ def _search_guidance(data: Mapping, source: str) -> SearchGuidance | None:
     return SearchGuidance(opening_call=_need(data, "search.opening_call", source, bool), max_options=max_options,
                           options_note=_need(data, "search.options_note", source),
                           report_call=_need(data, "search.report_call", source, bool),
-                          recheck_on_conflict=_optional_bool(data, "search.recheck_on_conflict", source))
+                          recheck_on_conflict=_optional_bool(data, "search.recheck_on_conflict", source),
+                          resolvers=_optional_bool(data, "search.resolvers", source))
 
 
 def _optional_bool(data: Mapping, dotted: str, source: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from auditflow.agents.natural_options import opening_options
 from auditflow.agents.profile import PromptProfile
 
 FINAL_REPORT = "final_report"
@@ -43,7 +44,10 @@ def opening_message(opening: dict, *, rule_hint: str | None, profile: PromptProf
     if searching(opening):
         observation["note"] = profile.search_note
     payload: dict = {"observation": observation}
-    if nxt and searching(opening):
+    if nxt and searching(opening) and profile.search is not None and profile.search.resolvers:
+        # natural: the search and the period resolution, either first (the other is offered next)
+        payload["next_call_options"] = opening_options(opening["question"], opening.get("tools") or [])
+    elif nxt and searching(opening):
         payload["next_call_options"] = [nxt]  # one: the search is mechanical, the choice comes after it
     elif nxt:
         payload["next_call"] = nxt
