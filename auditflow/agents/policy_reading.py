@@ -109,8 +109,8 @@ def _find(role: str, question: str, steps: _Steps, allowed) -> dict | None:
     for text in [t for _ in range(MAX_CONCEPTS) for t in texts]:
         if limits[text] < 0:
             continue  # this search has no more hits
-        if steps.used + 2 + 2 * len(periods) + TAIL > MAX_STEPS:
-            break  # what is left of the round's budget: the last try and the checkers
+        if tried and steps.used + 2 + len(periods) + TAIL > MAX_STEPS:
+            break  # what is left of the round's budget goes to the checkers
         limits[text] += 1
         found = steps.get("search_concepts", {"text": text, "limit": limits[text]})
         if "error" in found or int(found.get("count") or 0) < limits[text]:
@@ -139,6 +139,8 @@ def _find(role: str, question: str, steps: _Steps, allowed) -> dict | None:
         if fact is not None:
             return fact
     for concept in without[:1]:  # the words read as a member were the line item's ("cash spent on...")
+        if steps.used + len(periods) + TAIL > MAX_STEPS:
+            break
         fact = _fact(role, concept, periods, {}, steps, allowed)
         if fact is not None:
             return fact
