@@ -15,8 +15,9 @@ Every run parses every filing (``AUDITFLOW_FILING_CACHE=off``: a new filing is n
 1,000 filings would only churn its 64 entries). Reported per run: wall seconds from the command's
 start to its exit, filings per second, the seconds to the first result line (the cluster's start,
 the client's hashing) and the rate after it, the mean of the per-filing seconds the workers report, the
-worker processes' CPU seconds, and each worker process's peak resident memory (sampled every 0.2 s with psutil). The 1-minute load
-average before and after each run says how much other work shared the machine.
+CPU seconds of the worker processes, of the client and of the recipe's scheduler, and each worker process's peak resident memory (sampled every 0.2 s
+with psutil). The 1-minute load average before and after each run says how much other work shared
+the machine.
 """
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ class PeakMemory:
         self.first_record: float | None = None  # seconds from the start to the first line of the results
         self.peak: dict[int, int] = {}
         self.cpu: dict[int, float] = {}  # the last user + system seconds seen of each worker process
+        self.root_cpu: dict[int, float] = {}  # the same of the client (and of the recipe's scheduler)
         self.names: dict[int, str] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -69,7 +71,10 @@ class PeakMemory:
                 self.first_record = time.perf_counter() - self.t0
             for root in self.roots:
                 try:
-                    procs = self.psutil.Process(root).children(recursive=True)
+                    top = self.psutil.Process(root)
+                    cpu = top.cpu_times()
+                    self.root_cpu[root] = cpu.user + cpu.system
+                    procs = top.children(recursive=True)
                 except self.psutil.Error:
                     continue
                 for p in procs:
@@ -105,6 +110,8 @@ def run_batch(batch: Path, out: Path, extra: list[str], env: dict, roots_extra: 
         "steady_filings_per_s": round((len(rows) - 1) / (wall - (mem.first_record or 0)), 2),
         "mean_task_s": round(sum(r["seconds"] for r in ok) / max(len(ok), 1), 4),
         "worker_cpu_s": round(sum(mem.cpu.values()), 1),  # sampled every 0.2 s: the last 0.2 s may be missing
+        "client_cpu_s": round(mem.root_cpu.get(proc.pid, 0.0), 1),  # with a local cluster, its scheduler too
+        "scheduler_cpu_s": round(mem.root_cpu.get(roots_extra[0], 0.0), 1) if roots_extra else None,
         "workers": sorted({r["worker"] for r in rows}), "peak_rss_mib": [round(x) for x in mem.workers_mib()],
         "load_before": load0, "load_after": load_average(), "summary": err.strip().splitlines()[-4:],
     }
@@ -175,11 +182,13 @@ def main(argv: list[str] | None = None) -> int:
         steady = results["1 worker"]["steady_filings_per_s"]
         rows = [[n, str(r["filings"]), str(r["errors"]), f"{r['wall_s']:.1f}", f"{r['filings_per_s']:.2f}",
                  f"{r['filings_per_s'] / one:.2f}x", f"{r['first_record_s']:.1f}", f"{r['steady_filings_per_s']:.2f}",
-                 f"{r['steady_filings_per_s'] / steady:.2f}x", f"{r['mean_task_s']:.3f}", f"{r['worker_cpu_s']:.1f}",
+                 f"{r['steady_filings_per_s'] / steady:.2f}x", f"{r['mean_task_s']:.3f}", f"{r['worker_cpu_s']:.1f}", f"{r['client_cpu_s']:.1f}",
+                 f"{r['scheduler_cpu_s']:.1f}" if r["scheduler_cpu_s"] is not None else "(in the client)",
                  ", ".join(map(str, r["peak_rss_mib"])), f"{r['load_before']} → {r['load_after']}"]
                 for n, r in results.items()]
         print(markdown_table(["run", "filings", "errors", "wall s", "filings/s", "vs 1 worker", "first line s",
-                              "filings/s after it", "vs 1 worker", "mean s per filing", "workers' CPU s",
+                              "filings/s after it", "vs 1 worker", "mean s per filing", "workers' CPU s", "client CPU s",
+                              "scheduler CPU s",
                               "peak RSS per worker (MiB)", "load average"], rows))
         print(f"- findings identical across the three runs, filing for filing: "
               f"{same['1 worker'] == same['2 workers'] == same['recipe']}")

@@ -16,6 +16,8 @@ at most those, and memory does not grow with the batch.
 """
 from __future__ import annotations
 
+import contextlib
+import itertools
 import logging
 import sys
 import time
@@ -27,7 +29,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from auditflow.batch.output import ResultsFile, write_parquet
-from auditflow.batch.sources import expand_sources
+from auditflow.batch.sources import content_hash, expand_sources
 from auditflow.batch.task import (
     STATUS_ERROR, WORKER_DIED, FilingRecord, TaskSpec, check_task, error_record,
 )
@@ -36,7 +38,7 @@ from auditflow.errors import InputError
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 WINDOW_PER_THREAD = 4
 SERIAL_NOTICE = ("auditflow: dask is not installed (pip install 'pytest-auditflow[batch]'): checking the {n} "
-                 "filing(s) serially in this process")
+                 "filing(s) serially in this process")  # n: the batch's filings, recorded ones included
 
 
 @dataclass(frozen=True)
@@ -99,18 +101,29 @@ def run_batch(opts: BatchOptions, *, err=None) -> BatchSummary:
             print(f"auditflow: {results.path}: cut a torn last line ({results.torn_bytes} bytes) left by an "
                   "interrupted run; its filing is checked again", file=err)
         done = results.done()
-        todo = [f for f in filings if f.sha256 not in done]
-        summary = BatchSummary(skipped=len(filings) - len(todo))
-        specs = [TaskSpec(f.name, f.sha256, tuple(opts.rules), opts.explicit_data_root, tuple(opts.taxonomies),
-                          opts.load_taxonomy, opts.timeout) for f in todo]
-        engine, stream = _engine(opts, specs, err)
-        summary.engine = engine
-        with _Progress(len(specs), enabled=opts.progress) as bar:
-            for record in stream:
-                results.append(record)
-                summary.ran += 1
-                bar.advance(record)
-        wanted = {f.sha256 for f in filings}
+        summary = BatchSummary()
+        wanted: set[str] = set()
+        with _Progress(len(filings), enabled=opts.progress) as bar:
+
+            def pending() -> Iterator[TaskSpec]:
+                """The filings not recorded yet, each hashed just before it is submitted."""
+                for f in filings:
+                    sha = content_hash(f.path)
+                    wanted.add(sha)
+                    if sha in done:
+                        summary.skipped += 1
+                        bar.skip()
+                        continue
+                    yield TaskSpec(f.name, sha, tuple(opts.rules), opts.explicit_data_root, tuple(opts.taxonomies),
+                                   opts.load_taxonomy, opts.timeout)
+
+            engine, stream = _engine(opts, pending(), len(filings), err)
+            summary.engine = engine
+            with contextlib.closing(stream):  # the cluster is stopped on Ctrl-C as well as at the end
+                for record in stream:
+                    results.append(record)
+                    summary.ran += 1
+                    bar.advance(record)
         summary.records = _latest(r for r in results.records if r.sha256 in wanted)
     summary.seconds = time.perf_counter() - t0
     if opts.fmt == "parquet":
@@ -128,21 +141,22 @@ def _latest(records: Iterable[FilingRecord]) -> list[FilingRecord]:
 
 # -- engines ---------------------------------------------------------------------------------------
 
-def _engine(opts: BatchOptions, specs: list[TaskSpec], err) -> tuple[str, Iterator[FilingRecord]]:
+def _engine(opts: BatchOptions, specs: Iterator[TaskSpec], total: int, err) -> tuple[str, Iterator[FilingRecord]]:
     try:
         import distributed  # noqa: F401
     except ImportError:
         if opts.scheduler:
             raise InputError("--scheduler needs dask.distributed: pip install 'pytest-auditflow[batch]'",
                              path=opts.scheduler) from None
-        print(SERIAL_NOTICE.format(n=len(specs)), file=err)
+        print(SERIAL_NOTICE.format(n=total), file=err)
         return "serial (this process)", (check_task(s) for s in specs)
-    if not specs:
-        return "nothing to run", iter(())
-    return _dask_stream(opts, specs)
+    first = next(specs, None)
+    if first is None:  # everything recorded already: no cluster to start
+        return "nothing to run", (r for r in ())
+    return _dask_stream(opts, itertools.chain([first], specs))
 
 
-def _dask_stream(opts: BatchOptions, specs: list[TaskSpec]) -> tuple[str, Iterator[FilingRecord]]:
+def _dask_stream(opts: BatchOptions, specs: Iterator[TaskSpec]) -> tuple[str, Iterator[FilingRecord]]:
     import os
 
     import dask
@@ -169,7 +183,7 @@ def _dask_stream(opts: BatchOptions, specs: list[TaskSpec]) -> tuple[str, Iterat
     return engine, _drive(client, cluster, specs)
 
 
-def _drive(client, cluster, specs: list[TaskSpec]) -> Iterator[FilingRecord]:
+def _drive(client, cluster, specs: Iterator[TaskSpec]) -> Iterator[FilingRecord]:
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
@@ -227,6 +241,11 @@ class _Progress:
             self._bar.__enter__()
             self._task = self._bar.add_task("batch", total=self.total, rate=0.0, findings=0, errors=0)
         return self
+
+    def skip(self) -> None:
+        """A filing already recorded (--resume): done, but not counted in the rate."""
+        if self._bar is not None:
+            self._bar.update(self._task, advance=1)
 
     def advance(self, record: FilingRecord) -> None:
         self.count += 1

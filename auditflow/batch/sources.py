@@ -11,8 +11,10 @@ A source is read as (docs/batch.md, "Sources"):
 * anything else :func:`auditflow.graphs.factory.locate_filing` accepts is one filing: a filing folder,
   a zip, an instance or inline document, or a name under the data root's ``filings/``.
 
-Each filing gets its content hash here, on the client, so ``--resume`` can skip it before any worker
-sees it. A filing named twice is checked once.
+:func:`content_hash` is each filing's identity in the results file; the client computes it just
+before the filing is submitted (auditflow/batch/run.py), so ``--resume`` can skip it before any worker
+sees it, and hashing a large batch overlaps the checking instead of delaying its start. A filing
+named twice is checked once.
 """
 from __future__ import annotations
 
@@ -34,18 +36,17 @@ _CHUNK = 1 << 20
 
 @dataclass(frozen=True)
 class BatchFiling:
-    """One filing of a batch: as named (what the worker locates), where it is here, its content hash."""
+    """One filing of a batch: as named (what the worker locates) and where it is here."""
 
     name: str
     path: Path
-    sha256: str
 
 
 def expand_sources(sources: list[str], data_root: Path | None) -> list[BatchFiling]:
     """The filings ``sources`` name, in the order given, each once.
 
     :raises InputError: a source that names nothing, a list line that names nothing (with its line),
-        a glob with no match, or a filing that cannot be read to hash it.
+        or a glob with no match.
     """
     if not sources:
         raise InputError("--batch needs at least one source: a folder, zip, list file or glob of filings")
@@ -59,7 +60,7 @@ def expand_sources(sources: list[str], data_root: Path | None) -> list[BatchFili
         if key in seen:
             continue
         seen.add(key)
-        out.append(BatchFiling(name, path, content_hash(path)))
+        out.append(BatchFiling(name, path))
     return out
 
 

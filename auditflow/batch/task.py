@@ -130,7 +130,8 @@ def run_spec(spec: TaskSpec, worker: str) -> FilingRecord:
                             path=str(env.filing.source))
     except AuditflowError as exc:
         return error_record(spec, type(exc).__name__, str(exc), seconds=time.perf_counter() - t0, worker=worker)
-    except (Exception, RecursionError, MemoryError) as exc:  # noqa: BLE001 - a bug on one filing must not stop the batch
+    # a bug on one filing must not stop the batch
+    except (Exception, RecursionError, MemoryError) as exc:  # noqa: BLE001
         return error_record(spec, "InternalError", f"{type(exc).__name__}: {exc} (a bug in AuditFlow)",
                             seconds=time.perf_counter() - t0, worker=worker)
 
