@@ -150,3 +150,25 @@ def test_a_case_against_a_failing_endpoint_ends_with_the_s_label(data_root, tmp_
         assert not _entries(cache) and not list(cache.glob("cases/*"))
     else:
         assert outcome.error is None and outcome.result is not None and len(_entries(cache)) == len(api.seen)
+
+
+def test_eval_records_over_http_and_replays_to_the_same_tables(data_root, tmp_path, capsys):
+    """``auditflow eval --model openai-compatible:...`` records with new_episodes against the server and
+    replays with none, the server gone, to the same results table."""
+    cache = tmp_path / "cache"
+    cases = str(REPO / "cases" / "acme-sample.case.yaml")
+
+    def run(spec: str, mode: str, out: Path) -> int:
+        return main(["eval", cases, "--configs", "full", "--model", spec, "--record-mode", mode, "--cache-dir",
+                     str(cache), "--data-root", str(data_root), "--out", str(out), "--bootstrap", "50", "--no-charts"])
+
+    with FakeAPI(policy_reply) as api:
+        spec = f"openai-compatible:{api.url}/v1#policy-over-http"
+        assert run(spec, "new_episodes", tmp_path / "live") == 0
+    assert 5 < len(_entries(cache)) <= len(api.seen)  # two cases may ask one same first call: one entry
+    factory.clear_inner_models()
+    assert run(spec, "none", tmp_path / "replay") == 0
+    capsys.readouterr()
+    rows = [[(r["key"], r["label"], r["decision"]) for r in json.loads((tmp_path / d / "results.json").read_text())["records"]["full"]]
+            for d in ("live", "replay")]
+    assert rows[0] == rows[1] and len(rows[0]) == 5
