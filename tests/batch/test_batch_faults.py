@@ -44,6 +44,24 @@ def test_a_filing_past_its_timeout_is_an_error_record_and_its_check_is_stopped(m
     assert again.status == "ok" and again.findings == full.findings, again
 
 
+def test_a_check_that_never_ends_is_stopped(monkeypatch, data_root):
+    """A hang (here a loop that never ends where the rules would run) is stopped, not left spinning."""
+    import auditflow.batch.task as task
+
+    def forever(*args, **kwargs):
+        while True:
+            pass
+
+    monkeypatch.setattr(task, "check_filing", forever)
+    monkeypatch.setenv("AUDITFLOW_DATA_ROOT", str(data_root))
+    record = check_task(TaskSpec(BIG, "0" * 64, tuple(RULES), timeout=0.2))
+    assert record.error["type"] == "Timeout" and "--timeout-per-filing 0.2 s" in record.error["message"]
+    deadline = time.monotonic() + 5
+    while _checks_running() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not _checks_running(), "the endless check still runs"
+
+
 def _checks_running() -> list[str]:
     return [t.name for t in threading.enumerate() if t.name.startswith("auditflow-check")]
 
