@@ -18,19 +18,13 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
+from auditflow.agents import policy_steps
 from auditflow.agents.arbitration import CHOOSE_FACT
+from auditflow.agents.policy_reading import natural_next
 from auditflow.agents.prompts import FINAL_REPORT, read_payload
 from auditflow.env.phrases import PeriodWords, parse_period_phrase
 from auditflow.env.query import FINMR_PATTERN, parse_period
 from auditflow.env.tools import CHECKS
-
-PLANS = {
-    "compliance": ("get_concept",) + CHECKS,
-    "forensic": ("get_fact", "get_fact_history") + CHECKS,
-    "single": ("get_fact", "get_fact_history") + CHECKS,
-    "direct": (),
-}
-
 
 def _history(messages: list[BaseMessage]) -> tuple[dict, list[tuple[str, dict]], int]:
     """The opening observation, (tool name, observation) pairs oldest first, and how many of those came
@@ -67,19 +61,16 @@ def plan_next(role: str, messages: list[BaseMessage], allowed: frozenset[str] | 
     if not focus and opening.get("question"):
         return search_next(role, opening["question"], seen, allowed, reopened=reopened)
     if not focus:
-        return FINAL_REPORT, _report({}, {}, "the queried fact is not in the filing")
-    for tool in PLANS.get(role, ()):
+        return FINAL_REPORT, policy_steps.report_from_checks({}, {}, "the queried fact is not in the filing")
+    for tool in policy_steps.PLANS.get(role, ()):
         if tool in allowed and tool not in done:
             return tool, _arguments(tool, focus)
     checks = {name: obs for name, obs in seen if name in CHECKS and "error" not in obs}
-    return FINAL_REPORT, _report(focus, checks, "")
+    return FINAL_REPORT, policy_steps.report_from_checks(focus, checks, "")
 
 
 # -- questions the auditors must resolve themselves ---------------------------------------------------
 MAX_SEARCHES = 3
-FILLER = frozenset({"total", "the", "of", "for", "and", "in", "net"})  # words a label adds that name no member
-
-
 def _words(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
 
@@ -98,33 +89,6 @@ def _question_parts(question: str) -> tuple[str | None, PeriodWords | None, str]
     return None, period, _words(rest)
 
 
-def _hits(obs: dict) -> list[dict]:
-    """A search's hits as the view shows them: the list, or, where a guided profile offers one call per
-    hit instead (docs/prompt-profiles.md), the options' concepts and words."""
-    if "concepts" in obs:
-        return obs.get("concepts") or []
-    return [{"concept": o["arguments"]["concept"], "label": o.get("label") or o.get("is"), "matched_label": o.get("is")}
-            for o in _offered(obs) if "concept" in o["arguments"]]
-
-
-def _listed_facts(obs: dict) -> list[dict]:
-    """find_facts' facts as the view shows them: the list, or the offered calls, one per fact, read back
-    from their words ("Service, year ended September 30, 2023": members, then the period)."""
-    if "facts" in obs:
-        return obs.get("facts") or []
-    out = []
-    for o in _offered(obs):
-        parsed = parse_period_phrase(o.get("is") or "")
-        if "fact" in o["arguments"] and parsed is not None:
-            members = [m.strip() for m in parsed[1].split(",") if m.strip()]
-            out.append({"fact": o["arguments"]["fact"], "period_words": parsed[0], "members": members, "is": o.get("is")})
-    return out
-
-
-def _offered(obs: dict) -> list[dict]:
-    return [o for o in obs.get("next_call_options") or [] if isinstance(o, dict) and isinstance(o.get("arguments"), dict)]
-
-
 def _match_concept(seen: list[tuple[str, dict]], words: str) -> tuple[str, str] | None:
     """(concept, the words left for members) from the searches so far: the hit whose label (standard or the
     filer's own) ends the question's words, the longest such label first."""
@@ -132,7 +96,7 @@ def _match_concept(seen: list[tuple[str, dict]], words: str) -> tuple[str, str] 
     for name, obs in seen:
         if name != "search_concepts" or "error" in obs:
             continue
-        for hit in _hits(obs):
+        for hit in policy_steps.hits(obs):
             for label in (hit.get("matched_label"), hit.get("label")):
                 lw = _words(label or "")
                 if lw and (words == lw or words.endswith(" " + lw) or words.startswith(lw + " ")):
@@ -181,8 +145,6 @@ def search_next(role: str, question: str, seen: list[tuple[str, dict]], allowed,
     policy's reading of the question does not change, so neither does its fact. A tool set that offers
     ``resolve_period`` reads the question by meaning instead (:mod:`auditflow.agents.policy_reading`)."""
     if "resolve_period" in allowed and not FINMR_PATTERN.search(question):
-        from auditflow.agents.policy_reading import natural_next  # imports this module: only when switched on
-
         return natural_next(role, question, seen, allowed, reopened=reopened)
     concept, period, words = _question_parts(question)
     member_words = ""
@@ -193,19 +155,19 @@ def search_next(role: str, question: str, seen: list[tuple[str, dict]], allowed,
             parts = words.split()
             if tries < MAX_SEARCHES and len(parts) > tries:
                 return "search_concepts", {"text": " ".join(parts[tries:])}
-            return FINAL_REPORT, _report({}, {}, "no concept of the filing carries the question's label")
+            return FINAL_REPORT, policy_steps.report_from_checks({}, {}, "no concept of the filing carries the question's label")
         concept, member_words = match
-        member_words = " ".join(w for w in member_words.split() if w not in FILLER)
+        member_words = " ".join(w for w in member_words.split() if w not in policy_steps.FILLER)
     checks = [(n, o) for n, o in seen if n in CHECKS and "error" not in o]
     target = _target_fact(role, concept, period, member_words, seen, allowed)
     if isinstance(target, tuple):
         return target  # a lookup still to make
     if target is None:
-        return FINAL_REPORT, _report({}, {}, "no fact of the question's concept has its period and members")
-    for tool in PLANS.get(role, ()):
+        return FINAL_REPORT, policy_steps.report_from_checks({}, {}, "no fact of the question's concept has its period and members")
+    for tool in policy_steps.PLANS.get(role, ()):
         if tool in allowed and tool not in {n for n, o in seen[reopened:] if "error" not in o} and tool not in ("get_fact", "get_concept"):
             return tool, target["args"]
-    return FINAL_REPORT, _report(target["fact"], dict(checks), "")
+    return FINAL_REPORT, policy_steps.report_from_checks(target["fact"], dict(checks), "")
 
 
 def _target_fact(role, concept, period, member_words, seen, allowed):
@@ -214,7 +176,7 @@ def _target_fact(role, concept, period, member_words, seen, allowed):
         found = [o for n, o in seen if n == "find_facts" and "error" not in o]
         if not found:
             return "find_facts", {"concept": concept}
-        fits = [f for f in _listed_facts(found[-1])
+        fits = [f for f in policy_steps.listed_facts(found[-1])
                 if _period_ok(period, f.get("period_words") or f.get("period", "")) and _members_ok(f, member_words)]
         if not fits:
             return None
@@ -268,7 +230,7 @@ def choose_offered(question: str, options: list[dict]) -> dict:
         parsed = parse_period_phrase(text)
         period_words, rest = parsed if parsed else (None, text)
         fits = period_words is not None and _period_ok(period, period_words)
-        return (not fits, len(set(_words(rest).split()) - asked - FILLER), text)
+        return (not fits, len(set(_words(rest).split()) - asked - policy_steps.FILLER), text)
 
     return min(options, key=rank)
 
@@ -284,29 +246,6 @@ def _period_guess(period: PeriodWords | None) -> str | None:
     y, m = divmod(period.end.month - 1 - months + 1, 12)
     start = dt.date(period.end.year + y, m + 1, 1) if period.end.day > 27 else period.end
     return f"{start.isoformat()}..{period.end.isoformat()}"
-
-
-def _report(focus: dict, checks: dict[str, dict], why: str) -> dict:
-    violations = [o for o in checks.values() if o.get("outcome") == "violation"]
-    consistent = [o for o in checks.values() if o.get("outcome") == "consistent"]
-    # a fact chosen from offered calls carries no value (the options are words and a call): the checkers say it
-    reported = focus.get("value") if focus.get("value") is not None else next(
-        (o["reported"] for o in [*violations, *consistent] if o.get("reported") is not None), None)
-    if violations:
-        v = sorted(violations, key=lambda o: o.get("rule", ""))[0]
-        decision, rules, expected = "violation", sorted({o["code"] for o in violations if o.get("code")}), v.get("expected")
-    elif consistent:
-        decision, rules, expected = "consistent", [], reported
-    else:
-        decision, rules, expected = "unable_to_verify", [], None
-        why = why or "no checker applies to this fact"
-    cited = {h for o in checks.values() for h in o.get("facts", [])}
-    evidence = sorted(cited | ({"F1"} if focus else set()))
-    return {
-        "decision": decision, "triggered_rules": rules, "reported_value": reported, "expected_value": expected,
-        "confidence": 1.0 if decision != "unable_to_verify" else 0.0, "evidence": evidence,
-        "rationale": why or "; ".join(f"{o.get('rule')}: {o.get('outcome')} ({o.get('reason', '')})" for _, o in sorted(checks.items())),
-    }
 
 
 class DeterministicPolicy(BaseChatModel):
@@ -331,7 +270,7 @@ class DeterministicPolicy(BaseChatModel):
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:  # noqa: ARG002
         if CHOOSE_FACT in self.tools:  # the Senior, asked which of two disputed facts the question names
             payload = read_payload(messages[-1].content)
-            choice = choose_offered(str(payload.get("question") or ""), _offered(payload))
+            choice = choose_offered(str(payload.get("question") or ""), policy_steps.offered(payload))
             tool, args = CHOOSE_FACT, choice["arguments"]
         else:
             tool, args = plan_next(self.role, list(messages), self.tools)
@@ -342,4 +281,4 @@ class DeterministicPolicy(BaseChatModel):
     def direct_answer(self, payload: dict) -> str:
         """Direct-LLM configuration: with no tools the policy cannot verify anything, and says so."""
         focus = payload.get("queried_fact") or {}
-        return json.dumps(_report(focus, {}, "no tools: the deterministic policy only relays checker outcomes"))
+        return json.dumps(policy_steps.report_from_checks(focus, {}, "no tools: the deterministic policy only relays checker outcomes"))

@@ -33,7 +33,9 @@ from collections import defaultdict, deque
 from typing import Any
 
 from auditflow.agents.junior import MAX_STEPS
-from auditflow.agents.policy import CHECKS, FILLER, FINAL_REPORT, PLANS, _hits, _listed_facts, _offered, _report
+from auditflow.agents import policy_steps
+from auditflow.agents.prompts import FINAL_REPORT
+from auditflow.env.tools import CHECKS
 from auditflow.env.members import FILLER as MEMBER_FILLER
 from auditflow.env.members import words as member_words_of
 from auditflow.env.periods import without_phrase
@@ -77,14 +79,14 @@ def natural_next(role: str, question: str, seen: list[tuple[str, dict]], allowed
     except _Need as need:
         return need.call
     if target is None:
-        return FINAL_REPORT, _report({}, {}, "no concept of the filing named by the question has a fact with the "
+        return FINAL_REPORT, policy_steps.report_from_checks({}, {}, "no concept of the filing named by the question has a fact with the "
                                              "period and members it names")
     checks = [(n, o) for n, o in seen if n in CHECKS and "error" not in o]
     done = {n for n, o in seen[reopened:] if "error" not in o}
-    for tool in PLANS.get(role, ()):
+    for tool in policy_steps.PLANS.get(role, ()):
         if tool in allowed and tool not in done and tool not in ("get_fact", "get_concept"):
             return tool, target["args"]
-    return FINAL_REPORT, _report(target["fact"], dict(checks), "")
+    return FINAL_REPORT, policy_steps.report_from_checks(target["fact"], dict(checks), "")
 
 
 def _find(role: str, question: str, steps: _Steps, allowed) -> dict | None:
@@ -122,7 +124,7 @@ def _find(role: str, question: str, steps: _Steps, allowed) -> dict | None:
                 limits[text] = -1  # the same words as another text's search: the same hits
                 continue
         new = sorted((h for h in _reported(found) if h["concept"] not in tried), key=lambda h: h["concept"])
-        tried |= {h["concept"] for h in _hits(found) if h.get("concept")}
+        tried |= {h["concept"] for h in policy_steps.hits(found) if h.get("concept")}
         if not new:
             continue  # the next hit is one the filing does not report
         hit = new[0]
@@ -183,20 +185,20 @@ def _confirmed(found: dict, words: str, named: dict | None) -> dict[str, str]:
 
 def _reported(obs: dict) -> list[dict]:
     """A search's hits the filing reports facts of (a guided view offers only those)."""
-    return [] if "error" in obs else [h for h in _hits(obs) if h.get("reported", True) and h.get("concept")]
+    return [] if "error" in obs else [h for h in policy_steps.hits(obs) if h.get("reported", True) and h.get("concept")]
 
 
 def _label_words(hit: dict) -> frozenset[str]:
     words: set[str] = set()
     for label in (hit.get("matched_label"), hit.get("label")):
         words |= member_words_of(label or "")
-    return frozenset(words - FILLER)
+    return frozenset(words - policy_steps.FILLER)
 
 
 def _fact(role, concept: str, periods: list[str | None], dims: dict[str, str], steps: _Steps, allowed) -> dict | None:
     """The concept's fact with the members and the first period that has one: found with ``find_facts``,
     or, for a role that cannot browse facts, by its first checker with the selector."""
-    first_check = next((t for t in PLANS.get(role, ()) if t in CHECKS and t in allowed), None)
+    first_check = next((t for t in policy_steps.PLANS.get(role, ()) if t in CHECKS and t in allowed), None)
     for period in periods:
         args: dict[str, Any] = {"concept": concept, "dimensions": dims}
         if period is not None:
@@ -219,10 +221,10 @@ def _pick(obs: dict, *, latest: bool) -> dict | None:
     if "error" in obs:
         return None
     if latest:  # the facts' periods are needed: as listed, or read back from the offered calls' words
-        facts = [f for f in _listed_facts(obs) if isinstance(f.get("fact"), str)]
+        facts = [f for f in policy_steps.listed_facts(obs) if isinstance(f.get("fact"), str)]
         return max(facts, key=lambda f: (*_span(f), _text(f))) if facts else None
     facts = [f for f in obs.get("facts") or [] if isinstance(f.get("fact"), str)] if "facts" in obs else [
-        {"fact": o["arguments"]["fact"], "is": o.get("is")} for o in _offered(obs) if isinstance(o["arguments"].get("fact"), str)]
+        {"fact": o["arguments"]["fact"], "is": o.get("is")} for o in policy_steps.offered(obs) if isinstance(o["arguments"].get("fact"), str)]
     return min(facts, key=_text) if facts else None
 
 
