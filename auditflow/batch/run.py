@@ -152,7 +152,7 @@ def _engine(opts: BatchOptions, specs: Iterator[TaskSpec], total: int, err) -> t
         return "serial (this process)", (check_task(s) for s in specs)
     first = next(specs, None)
     if first is None:  # everything recorded already: no cluster to start
-        return "nothing to run", (r for r in ())
+        return "", (r for r in ())
     return _dask_stream(opts, itertools.chain([first], specs))
 
 
@@ -267,8 +267,8 @@ def print_summary(summary: BatchSummary, err, *, slowest: int = 5) -> None:
     errors = Counter(r.error["type"] for r in recs if r.error)
     rate = summary.ran / summary.seconds if summary.seconds else 0.0
     print(f"batch: {len(recs)} filing(s): {summary.ran} checked now, {summary.skipped} already recorded; "
-          f"{sum(1 for r in recs if r.findings)} with findings, {sum(errors.values())} errored; "
-          f"{rate:.1f} filings/s on {summary.engine}", file=err)
+          f"{sum(1 for r in recs if r.findings)} with findings, {sum(errors.values())} errored"
+          + (f"; {rate:.1f} filings/s on {summary.engine}" if summary.ran else ""), file=err)
     print("findings by rule: " + (", ".join(f"{k}: {v}" for k, v in sorted(findings.items())) or "none"), file=err)
     print("errors by type: " + (", ".join(f"{k}: {v}" for k, v in sorted(errors.items())) or "none"), file=err)
     slow = sorted((r for r in recs if r.status != STATUS_ERROR), key=lambda r: -r.seconds)[:slowest]
