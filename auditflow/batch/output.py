@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from auditflow.batch.task import FilingRecord
@@ -26,6 +26,8 @@ class ResultsFile:
     """An open results file: the records it already held, and an append handle for new ones."""
 
     path: Path
+    # the records, lightened (:func:`light`): what the summary and the exit code read, so the client's
+    # memory does not grow with the findings of a large batch
     records: list[FilingRecord] = field(default_factory=list)
     torn_bytes: int = 0  # the length of the torn last line cut off on opening, 0 if none
     _fd: int | None = None
@@ -60,7 +62,7 @@ class ResultsFile:
         while written < len(line):  # a regular file takes the whole write; a short one is finished, not torn
             written += os.write(self._fd, line[written:])
         os.fsync(self._fd)
-        self.records.append(record)
+        self.records.append(light(record))
 
     def close(self) -> None:
         if self._fd is not None:
@@ -94,11 +96,16 @@ def _read(path: Path) -> tuple[list[FilingRecord], int]:
             row = json.loads(line)
             if not isinstance(row, dict) or "sha256" not in row:
                 raise ValueError("not a batch record")
-            records.append(FilingRecord.from_json(row))
+            records.append(light(FilingRecord.from_json(row)))
         except ValueError as exc:
             raise InputError(f"this line is not a batch record ({exc}); is this the results file of a batch?",
                              path=str(path), line=number) from None
     return records, torn
+
+
+def light(record: FilingRecord) -> FilingRecord:
+    """``record`` with each finding reduced to its rule and no warnings."""
+    return replace(record, findings=[{"rule": f.get("rule")} for f in record.findings or ()], warnings=[])
 
 
 def read_records(path: str | Path) -> list[FilingRecord]:

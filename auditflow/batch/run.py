@@ -12,7 +12,7 @@ same tasks run here, one after another, after a one-line notice. Faults (docs/ba
 * any other failure of one filing is its own typed error record; the batch goes on.
 
 The client keeps only a window of tasks submitted (a few per worker thread), so a killed client loses
-at most those, and memory does not grow with the batch.
+at most those, and of each result only what the summary needs (auditflow/batch/output.py, ``light``).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from auditflow.batch.output import ResultsFile, write_parquet
+from auditflow.batch.output import ResultsFile, read_records, write_parquet
 from auditflow.batch.sources import content_hash, expand_sources
 from auditflow.batch.task import (
     STATUS_ERROR, WORKER_DIED, FilingRecord, TaskSpec, check_task, error_record,
@@ -127,7 +127,8 @@ def run_batch(opts: BatchOptions, *, err=None) -> BatchSummary:
         summary.records = _latest(r for r in results.records if r.sha256 in wanted)
     summary.seconds = time.perf_counter() - t0
     if opts.fmt == "parquet":
-        write_parquet(summary.records, opts.out)
+        keep = {r.sha256 for r in summary.records}
+        write_parquet(_latest(r for r in read_records(results_path(opts)) if r.sha256 in keep), opts.out)
     print_summary(summary, err)
     return summary
 
