@@ -55,8 +55,14 @@ def natural_options(transcript: list[dict[str, Any]], allowed: tuple[str, ...], 
     listed = (base.get("observation") or {}).get("facts")
     args = base.get("arguments") or {}
     if not listed and "period" in args and "concept" in args:
-        # nothing reported for the period resolved first: the concept's facts for every period
-        return [{"name": FIND, "arguments": {"concept": args["concept"]}}], False
+        # nothing reported for the period resolved first: likely another concept is meant (the search's
+        # other hits, with that period), or this one for another period (its facts for every period, last)
+        search = steps[_last_index(steps, (SEARCH,)) or 0]
+        empty = {s.get("arguments", {}).get("concept") for s in steps if s.get("tool") == FIND
+                 and "period" in (s.get("arguments") or {}) and not (s.get("observation") or {}).get("facts")}
+        others = [o for o in _with_resolved(choices(search), steps) if o["arguments"].get("concept") not in empty]
+        return others + [{"is": f"{args['concept']} for every period", "name": FIND,
+                          "arguments": {"concept": args["concept"]}}], True
     return _ordered(choices(base), steps), True
 
 

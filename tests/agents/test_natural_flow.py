@@ -124,7 +124,7 @@ def test_guided_on_the_same_question_reads_the_guided_options(envs, data_root):
                for p in model.read for o in p.get("next_call_options") or [])
 
 
-def test_no_fact_for_the_resolved_period_offers_the_concepts_facts_for_every_period():
+def test_no_fact_for_the_resolved_period_offers_the_other_concepts_then_this_one_for_every_period():
     profile = builtin_profile("natural")
     steps = [
         {"tool": "search_concepts", "arguments": {"text": "q"}, "observation": {"concepts": [
@@ -139,7 +139,13 @@ def test_no_fact_for_the_resolved_period_offers_the_concepts_facts_for_every_per
     def choices(step):
         return search_options(step, "single", allowed, ["get_fact_history", "check_sign"], profile)
     offered, instead = natural_options(steps, allowed, "q", choices)
-    assert (offered, instead) == ([{"name": "find_facts", "arguments": {"concept": "us-gaap:Revenues"}}], False)
+    assert instead and offered == [{"is": "us-gaap:Revenues for every period", "name": "find_facts",
+                                    "arguments": {"concept": "us-gaap:Revenues"}}]
+    # with another hit, that one first, for the period resolved
+    steps[0]["observation"]["concepts"].append({"concept": "us-gaap:SalesRevenueNet", "label": "Sales", "reported": True})
+    offered, _ = natural_options(steps, allowed, "q", choices)
+    assert [(o["arguments"]["concept"], o["arguments"].get("period")) for o in offered] == [
+        ("us-gaap:SalesRevenueNet", "2022-10-01..2023-09-30"), ("us-gaap:Revenues", None)]
     # before that listing, the search's concept is offered with the period resolved first
     offered, instead = natural_options(steps[:2], allowed, "q", choices)
     assert instead and offered[0]["arguments"] == {"concept": "us-gaap:Revenues", "period": "2022-10-01..2023-09-30"}
