@@ -26,17 +26,18 @@ ModelFactory = Callable[[str], Any]
 
 def make_models(spec: str, *, cache_dir: Path | None, record_mode: str, case_id: str | None,
                 stats: Any = None) -> ModelFactory:
-    """The ``role -> model`` factory for ``spec``, through the LLM layer when it is installed."""
+    """The ``role -> model`` factory for ``spec``: the deterministic policy, served here, or a language
+    model through the LLM layer when it is installed."""
+    if spec.strip() == POLICY:
+        from auditflow.agents.audit import policy_models
+
+        return policy_models
     try:
         from auditflow.llm import make_model_factory  # type: ignore[attr-defined]
     except ImportError:
         make_model_factory = None
     if make_model_factory is not None:
         return make_model_factory(spec, cache_dir=cache_dir, record_mode=record_mode, case_id=case_id, stats=stats)
-    if spec == POLICY:
-        from auditflow.agents.audit import policy_models
-
-        return policy_models
     raise ModelSpecError(
         f"model spec {spec!r} needs the LLM layer (auditflow.llm.make_model_factory), which this install does "
         f"not provide yet; use --auditflow-model {POLICY} (the deterministic planner), or provide models through "
@@ -100,6 +101,10 @@ def check_model_spec(spec: str, *, record_mode: str, cache_dir: Path | None) -> 
                 f"the model and record its answers, add {RECORD_ONCE}; or choose a recorded model or {POLICY}.")
         return
     package, key = _NEEDS[parsed.provider]
+    if not parsed.in_process:  # a bad AUDITFLOW_LLM_TIMEOUT / _MAX_RETRIES: one error now, not one per case
+        from auditflow.llm.remote import settings
+
+        settings()
     if importlib.util.find_spec(package) is None:
         raise ModelSpecError(f"model {spec!r} in record mode {record_mode} calls the model, which needs the package "
                              f"{package}: pip install 'pytest-auditflow[{EXTRA_OF.get(parsed.provider, parsed.provider)}]'")

@@ -1,7 +1,7 @@
 """The period phrases an auditor or analyst types, as regular expressions, each with what it means.
 
 Each rule reads one form ("fiscal 2023", "Q3 FY24", "the June 2023 quarter", "first nine months of
-fiscal 2023", "H1 2024", "YTD Q3 FY24", "at year-end 2023", "31-Dec-23"...) into :class:`Reading`\ s:
+fiscal 2023", "H1 2024", "YTD Q3 FY24", "at year-end 2023", "31-Dec-23"...) into readings (:class:`Reading`):
 the nominal period against the filing's calendar (:mod:`auditflow.env.filing_calendar`), why it is
 meant, and how plainly (fiscal before calendar when the phrase says neither). Which rule's match is
 read, and how readings become candidates in the filing's own dates, is :mod:`auditflow.env.periods`'

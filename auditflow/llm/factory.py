@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from auditflow.llm.cache import JUDGE_DIR, RECORD_MODES, CachedChatModel, CacheError, LLMCache
-from auditflow.llm.specs import TOOLS, ModelSpec, build_chat_model
+from auditflow.llm.specs import TOOLS, ModelSpec, ModelSpecError, build_chat_model
 from auditflow.llm.stats import CacheStats
 from auditflow.llm.toolcalls import ToolCallingAdapter, key_material
 
@@ -86,15 +86,16 @@ def _cache(cache_dir, record_mode: str, case_id: str | None, stats: CacheStats |
 
 def make_model_factory(spec: str | ModelSpec, *, cache_dir: Path | str | None = None, record_mode: str = "none",
                        case_id: str | None = None, stats: CacheStats | None = None):
-    """The CONTRACT (see :mod:`auditflow.llm`): ``"policy"`` or a model spec -> ``role -> chat model``.
+    """The CONTRACT (see :mod:`auditflow.llm`): a model spec -> ``role -> chat model``.
 
     Make one factory per audit case (``case_id`` names the case in cache entries and miss errors, and
-    ``once`` decides per case). Without ``cache_dir`` every call goes to the model.
+    ``once`` decides per case). Without ``cache_dir`` every call goes to the model. The deterministic
+    ``policy`` is no language model: the layer that runs audits serves it
+    (:func:`auditflow.cases.models.make_models`), so this layer never imports the agents.
     """
     if isinstance(spec, str) and spec.strip() == POLICY:
-        from auditflow.agents.audit import policy_models  # lazy: the agents layer imports this package
-
-        return policy_models
+        raise ModelSpecError(f"{POLICY!r} is the deterministic planner, not a language model: it is served by "
+                             "auditflow.cases.models.make_models, not by the LLM layer")
     parsed = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)
     cache = _cache(cache_dir, record_mode, case_id, stats)
     return RoleModels(str(parsed), functools.partial(inner_model, parsed), cache, route_key_material(parsed))
