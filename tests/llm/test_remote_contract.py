@@ -242,3 +242,15 @@ def test_a_server_that_is_gone_ends_as_a_typed_error(wire, monkeypatch, tmp_path
         _model(spec, cache).invoke(CONVERSATION)
     assert err.value.kind == "unreachable" and wire.endpoint(api) in str(err.value)
     assert "auditflow model serve" in str(err.value) and _files(cache) == []
+
+
+@pytest.mark.parametrize("var, value", [("AUDITFLOW_LLM_TIMEOUT", "soon"), ("AUDITFLOW_LLM_TIMEOUT", "0"),
+                                        ("AUDITFLOW_LLM_MAX_RETRIES", "11"), ("AUDITFLOW_LLM_MAX_RETRIES", "1.5")])
+def test_a_bad_timeout_or_retry_setting_is_one_error_before_any_call(monkeypatch, var, value):
+    from auditflow.cases.models import check_model_spec
+    from auditflow.llm.remote import RemoteSettingsError
+
+    monkeypatch.setenv(var, value)
+    with pytest.raises(RemoteSettingsError, match=f"{var}='{value}'.*unset it for the default"):
+        check_model_spec("openai-compatible:http://127.0.0.1:9/v1#m", record_mode="once", cache_dir=None)
+    check_model_spec("policy", record_mode="once", cache_dir=None)  # no remote model, nothing to read
