@@ -62,4 +62,4 @@ def not_applicable_reason(ctx: ToolContext, rule: str, fact: Fact) -> str:
 
 def statement_has_table(ctx: ToolContext) -> dict[str, bool]:
     """Statement presentation role -> whether it carries a statement table (shown by get_calc_*)."""
-    return dict(memo(ctx.env, "statement_roles_0126", lambda: statement_tables(ctx.env)))
+    return dict(memo(ctx.env, "statement_tables", lambda: statement_tables(ctx.env)))

@@ -194,7 +194,7 @@ def _min_dec(a: int | None, b: int | None) -> int | None:
 
 def statement_roles(view: AgentView) -> list[tuple[str, bool]]:
     """(role URI, has a table) for every presentation role 0126 would consider a statement."""
-    return view.memo("statement_roles_0126", lambda: statement_tables(view.env))
+    return view.memo("statement_tables", lambda: statement_tables(view.env))
 
 
 def calc_places(view: AgentView, q) -> list[tuple[str, str, bool]]:
