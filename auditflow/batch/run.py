@@ -9,7 +9,9 @@ same tasks run here, one after another, after a one-line notice. Faults (docs/ba
   environment for a remote one); a second death is the filing's ``WorkerDied`` error record;
 * a filing past ``--timeout-per-filing``: a ``Timeout`` error record; its check is stopped inside the
   worker (auditflow/batch/task.py), which goes on with the next filing;
-* any other failure of one filing is its own typed error record; the batch goes on.
+* any other failure of one filing is its own typed error record; the batch goes on;
+* a failure of the cluster itself (the scheduler lost, a worker that cannot run the task) stops the
+  batch with one line; the records written so far stay, and ``--resume`` checks the rest.
 
 The client keeps only a window of tasks submitted (a few per worker thread), so a killed client loses
 at most those, and of each result only what the summary needs (auditflow/batch/output.py, ``light``).
@@ -33,7 +35,7 @@ from auditflow.batch.sources import content_hash, expand_sources
 from auditflow.batch.task import (
     STATUS_ERROR, WORKER_DIED, FilingRecord, TaskSpec, check_task, error_record,
 )
-from auditflow.errors import InputError
+from auditflow.errors import AuditflowError, InputError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 WINDOW_PER_THREAD = 4
@@ -109,6 +111,8 @@ def run_batch(opts: BatchOptions, *, err=None) -> BatchSummary:
                 """The filings not recorded yet, each hashed just before it is submitted."""
                 for f in filings:
                     sha = content_hash(f.path)
+                    if sha in wanted:  # a copy of a filing already in this batch: the same record
+                        continue
                     wanted.add(sha)
                     if sha in done:
                         summary.skipped += 1
@@ -164,6 +168,9 @@ def _dask_stream(opts: BatchOptions, specs: Iterator[TaskSpec]) -> tuple[str, It
     from distributed import Client, LocalCluster
 
     dask.config.set({"distributed.scheduler.allowed-failures": 1})  # a dying worker's filing: one more try
+    # dask logs a lost connection with its traceback; the batch says what happened in one line
+    for name in ["distributed", *(n for n in logging.Logger.manager.loggerDict if n.startswith("distributed."))]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     cluster = None
     try:
         if opts.scheduler:
@@ -207,9 +214,13 @@ def _drive(client, cluster, specs: Iterator[TaskSpec]) -> Iterator[FilingRecord]
             try:
                 record = fut.result()
             except KilledWorker as exc:
-                record = error_record(spec, WORKER_DIED, f"the worker checking it died twice ({exc})")
-            except Exception as exc:  # noqa: BLE001 - the task catches its own; this is the cluster's failure
-                record = error_record(spec, type(exc).__name__, str(exc) or "the cluster lost the task")
+                record = error_record(spec, WORKER_DIED, f"each worker that took it died ({exc})")
+            except Exception as exc:  # noqa: BLE001 - the task records its own failures: this is the cluster's
+                text = " ".join(str(exc).split()).rstrip(".")
+                raise AuditflowError(
+                    f"the dask cluster failed while checking {spec.filing}: {type(exc).__name__}: {text}. The "
+                    "results written so far are kept; once the cluster works (every worker running this "
+                    "AuditFlow version), run the same command with --resume to check the rest") from None
             fut.release()
             yield record
             submit(islice(pending, 1))

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 STATUS_OK, STATUS_ERROR = "ok", "error"
 TIMEOUT = "Timeout"  # the error type of a filing that ran past --timeout-per-filing
-WORKER_DIED = "WorkerDied"  # the error type of a filing whose worker died twice under it
+WORKER_DIED = "WorkerDied"  # the error type of a filing whose workers died under it (dask gave up on it)
 
 
 def check_filing(factory: EnvironmentFactory, target, rules, *,

@@ -90,7 +90,7 @@ def cluster(tmp_path, data_root):
                               stderr=subprocess.DEVNULL, start_new_session=True) for c in cmds]
     try:
         wait_for_workers(addr, 2)
-        yield addr
+        yield addr, procs
     finally:
         for p in reversed(procs):
             os.killpg(p.pid, signal.SIGKILL)
@@ -114,6 +114,7 @@ def _kill_under(client, deaths: int, stop: threading.Event) -> list[str]:
 
 @pytest.mark.parametrize("deaths, status", [(1, "ok"), (2, "error")])
 def test_a_worker_killed_under_a_filing(tmp_path, data_root, cluster, deaths, status):
+    cluster, _ = cluster
     out = tmp_path / "r.jsonl"
     cmd = [sys.executable, "-m", "auditflow.cli.main", "check", "--batch", BIG, "--scheduler", cluster, "--out",
            str(out), "--no-progress"]
@@ -137,3 +138,26 @@ def test_a_worker_killed_under_a_filing(tmp_path, data_root, cluster, deaths, st
         assert batch.returncode in (0, 1), err
     else:
         assert row["error"]["type"] == "WorkerDied" and batch.returncode == 2, err
+
+
+def test_a_lost_scheduler_stops_the_batch_in_one_line_and_resume_finishes_it(tmp_path, data_root, cluster):
+    addr, procs = cluster
+    out = tmp_path / "r.jsonl"
+    args = ["check", "--batch", str(data_root / "filings"), str(data_root / "filings-rolled"), "--scheduler", addr,
+            "--out", str(out), "--no-progress"]
+    batch = subprocess.Popen([sys.executable, "-m", "auditflow.cli.main", *args], cwd=REPO, text=True,
+                             env=cli_env(data_root, AUDITFLOW_FILING_CACHE="off"), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and batch.poll() is None and (not out.exists() or
+                                                                    out.read_bytes().count(b"\n") < 3):
+        time.sleep(0.05)
+    os.killpg(procs[0].pid, signal.SIGKILL)  # the scheduler
+    _, err = batch.communicate(timeout=120)
+    assert batch.returncode == 2
+    assert err.strip().splitlines() == [err.strip()] and "the dask cluster failed" in err and "--resume" in err, err
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert 3 <= len(rows) < 29 and {r["status"] for r in rows} == {"ok"}, "no error record for a lost cluster"
+    proc = auditflow([*args[:4], "--workers", "2", *args[6:], "--resume"], data_root)
+    assert proc.returncode == 1, proc.stderr
+    assert len({json.loads(x)["sha256"] for x in out.read_text().splitlines()}) == 29
