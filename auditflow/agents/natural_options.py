@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from auditflow.env.members import FILLER, words
+
 RESOLVE_PERIOD, RESOLVE_MEMBER, SEARCH, FIND = "resolve_period", "resolve_member", "search_concepts", "find_facts"
 NOT_MATCHED = 99  # the rank of a period no resolver candidate names
 
@@ -113,12 +115,13 @@ def _with_resolved(options: list[dict[str, Any]], steps: list[dict[str, Any]]) -
     members = _member_dimensions(steps)
     if not periods:
         return options
+    phrase = _member_candidates(steps)[1]
     out = []
     for o in options:
         args = dict(o.get("arguments") or {})
         if "concept" in args and "fact" not in args:
             args["period"] = periods[0]
-            if o.get("name") != FIND and members:
+            if o.get("name") != FIND and members and not _holds(steps, args["concept"], phrase):
                 args["dimensions"] = members
         out.append({**o, "arguments": args})
     return out
@@ -130,6 +133,10 @@ def _ordered(options: list[dict[str, Any]], steps: list[dict[str, Any]]) -> list
     periods, read, period_why = _period_candidates(steps)
     members, member_phrase = _member_candidates(steps)
     facts = _listed_facts(steps)
+    concepts = {str((s.get("arguments") or {}).get("concept") or "") for s in steps if s.get("tool") == FIND} | {
+        str((o.get("arguments") or {}).get("concept") or "") for o in options}
+    if member_phrase and any(_holds(steps, c, member_phrase) for c in concepts if c):
+        members, member_phrase = set(), ""  # "goods and services" were the line item's words, not a member's
     if not periods and not members:
         return options
     scored = []
@@ -183,6 +190,22 @@ def _member_candidates(steps: list[dict[str, Any]]) -> tuple[set[str], str]:
         if s.get("tool") == RESOLVE_MEMBER and "error" not in obs:
             return set((obs.get("dimensions") or {}).values()), str(obs.get("phrase") or "")
     return set(), ""
+
+
+def _holds(steps: list[dict[str, Any]], concept: str, phrase: str) -> bool:
+    """Whether the search's labels of ``concept`` hold every word of ``phrase`` (filler aside): then the
+    words are the line item's own ("Cost of Goods and Services Sold" names no member "Services")."""
+    want = words(phrase) - FILLER
+    if not want:
+        return False
+    for s in steps:
+        obs = s.get("observation") or {}
+        if s.get("tool") == SEARCH and "error" not in obs:
+            for hit in obs.get("concepts") or []:
+                if isinstance(hit, dict) and hit.get("concept") == concept:
+                    if want <= words(f"{hit.get('label') or ''} {hit.get('matched_label') or ''}"):
+                        return True
+    return False
 
 
 def _member_dimensions(steps: list[dict[str, Any]]) -> dict[str, str]:

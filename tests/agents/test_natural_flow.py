@@ -149,3 +149,11 @@ def test_no_fact_for_the_resolved_period_offers_the_other_concepts_then_this_one
     # before that listing, the search's concept is offered with the period resolved first
     offered, instead = natural_options(steps[:2], allowed, "q", choices)
     assert instead and offered[0]["arguments"] == {"concept": "us-gaap:Revenues", "period": "2022-10-01..2023-09-30"}
+
+
+def test_member_words_the_concepts_own_label_holds_do_not_reorder_its_facts(envs, data_root):
+    # the search reads "services" as a member's word, but it is the line item's: the total leads
+    question = "Apple Cost of Goods and Services Sold for fiscal year 2021"
+    result, model = audit(envs, data_root, "aapl-10k-2022-09-24", question)
+    assert fact_options(model)[0]["is"] == "year ended September 25, 2021"
+    assert (result.fact["period"], result.fact["dimensions"]) == ("2020-09-27..2021-09-25", {})
