@@ -15,7 +15,7 @@ from pathlib import Path
 from auditflow.cache_dir import default_cache_dir
 from auditflow.graphs.taxonomy_build import Progress, build_taxonomy_graph
 from auditflow.graphs.taxonomy_graph import CODE_VERSION, LAZY_SECTIONS, TaxonomyGraph
-from auditflow.xbrl.fingerprint import recall_fingerprint, remember_fingerprint
+from auditflow.xbrl.fingerprint import taxonomy_fingerprint
 from auditflow.xbrl.packages import TaxonomySet
 
 _MAGIC = b"AFTAXGRAPH\x02\n"
@@ -126,14 +126,12 @@ def load_taxonomy_graph(tset: TaxonomySet, *, cache_dir: Path | None = None, pro
     """The taxonomy graph of ``tset``, from the disk cache when its fingerprint matches, else built
     (and cached). Default cache dir: ``$AUDITFLOW_CACHE_DIR`` or ``~/.cache/auditflow/taxonomy``."""
     directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    recall_fingerprint(tset, directory)
-    fp = tset.fingerprint()
+    fp = taxonomy_fingerprint(tset, directory)  # recalled, or computed once and remembered
     path = cache_path(directory, fp)
 
     def rebuild() -> dict:
         """Build from the packages and rewrite the cache: also what a damaged section found later costs."""
         graph = build_taxonomy_graph(tset, progress=progress)
-        remember_fingerprint(tset, directory)
         problem = _write_cache(path, graph._data)
         if problem:
             graph._data["warnings"] = [*graph._data["warnings"], problem]
