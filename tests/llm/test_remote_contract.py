@@ -254,3 +254,20 @@ def test_a_bad_timeout_or_retry_setting_is_one_error_before_any_call(monkeypatch
     with pytest.raises(RemoteSettingsError, match=f"{var}='{value}'.*unset it for the default"):
         check_model_spec("openai-compatible:http://127.0.0.1:9/v1#m", record_mode="once", cache_dir=None)
     check_model_spec("policy", record_mode="once", cache_dir=None)  # no remote model, nothing to read
+
+
+@pytest.mark.parametrize("host, env_var", [("fireworks", "FIREWORKS_API_KEY"), ("openrouter", "OPENROUTER_API_KEY")])
+def test_the_other_hosts_take_the_same_route_with_their_own_key(monkeypatch, tmp_path, host, env_var):
+    """fireworks and openrouter are built as together is (one builder); here each sends its own key to
+    its own base URL, and a 503 then an answer is retried into the tool call."""
+    factory_mod.clear_inner_models()
+    wire = Wire("together")
+    with FakeAPI([Reply(503, wire.error(503)), Reply(body=wire.tool_answer())]) as api:
+        wire.setup(monkeypatch, api)
+        monkeypatch.setenv(env_var, f"{host}-key")
+        monkeypatch.setitem(specs.OPENAI_HOSTS, host, (f"{api.url}/v1", env_var))
+        got = _model(f"{host}:org/model", tmp_path / "cache").invoke(CONVERSATION)
+    factory_mod.clear_inner_models()
+    assert got.tool_calls[0]["args"] == {"fact": "F1"} and len(api.seen) == 2
+    headers = {k.lower(): v for k, v in api.seen[-1].headers.items()}
+    assert headers["authorization"] == f"Bearer {host}-key" and api.seen[-1].body["model"] == "org/model"
