@@ -176,7 +176,8 @@ def _across(report: EvalReport) -> list[str]:
 def problem_text(r: CaseRecord) -> str:
     if r.error_kind == CACHE_MISS:
         return "LLM cache miss: no recorded answer for a call, and the record mode replays only"
-    text = f"{'crash (a bug)' if r.error_kind == CRASH else 'input error of the case'}: {r.error or ''}"
+    what = {CRASH: "crash (a bug)", "model": "the model endpoint failed"}.get(r.error_kind, "input error of the case")
+    text = f"{what}: {r.error or ''}"
     return text if len(text) <= MAX_PROBLEM else text[: MAX_PROBLEM - 1] + "…"
 
 
