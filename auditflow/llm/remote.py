@@ -94,7 +94,6 @@ def _number(var: str, default, kind, low, high):
 def classify(exc: BaseException) -> tuple[str, str]:
     """(kind, detail) of a provider SDK's exception (openai and anthropic share the class names)."""
     names = {cls.__name__ for cls in type(exc).__mro__}
-    name = type(exc).__name__
     status = getattr(exc, "status_code", None)
     if any("Timeout" in n for n in names):
         return "timeout", "no answer within the request timeout"
