@@ -178,7 +178,8 @@ def test_every_committed_json_manifest_is_read_and_lists_existing_entries() -> N
     for m in manifests:
         data = read_manifest(m)
         keys = manifest_keys(COMMITTED, data["case_id"])
-        assert case_manifest_path(COMMITTED, data["case_id"]) == m and keys == set(data["keys"]), m.name
+        # a case recorded again later (another configuration) lists its new keys in its .keys log beside it
+        assert case_manifest_path(COMMITTED, data["case_id"]) == m and set(data["keys"]) <= keys, m.name
         assert all(entry_path(COMMITTED, k).is_file() for k in keys), m.name
         assert LLMCache(COMMITTED, "once", case_id=data["case_id"]).records is False  # recorded: replay only
 
