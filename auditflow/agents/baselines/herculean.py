@@ -47,7 +47,7 @@ def run(model, session: AuditSession, prompts: BaselinePrompts, profile: PromptP
         turn.steps.append(TranscriptStep("final_report", content=text))
         return turn
     opening = {k: v for k, v in session.opening().items() if k not in ("tools", "role", "still_required")}
-    payload = {"observation": opening, "how_to_report": prompts.report}
+    payload = {"observation": opening, "how_to_report": prompts.agent_report}
     messages = [SystemMessage(prompts.system_of("herculean")), HumanMessage(json.dumps(payload, sort_keys=True))]
     bound = model.bind_tools(session.tool_schemas() + [final_report_tool(JUNIOR_REPORT_SCHEMA, profile)])
     # the profile's view of each observation, without the hints that summarise checker results

@@ -26,9 +26,10 @@ class BaselinePrompts:
     one instruction per baseline."""
 
     system: str
-    report: str
+    report: str  # how a retrieval baseline answers: one call of final_report
     task: Mapping[str, str]
     sha256: str
+    agent_report: str = ""  # how the herculean agent reports: after the tools it needs
 
     def system_of(self, baseline: str) -> str:
         """The herculean agent reads its own system text (its tools); the one-call baselines share one."""
@@ -44,7 +45,7 @@ def parse_baseline_prompts(data: Mapping, raw: bytes, source: str) -> BaselinePr
         return value
 
     return BaselinePrompts(system=need("system"), report=need("report"), task={b: need(b) for b in BASELINES},
-                           sha256=hashlib.sha256(raw).hexdigest())
+                           sha256=hashlib.sha256(raw).hexdigest(), agent_report=need("herculean-report"))
 
 
 @functools.lru_cache(maxsize=None)
