@@ -9,9 +9,8 @@ best among the concept's periods (the queried fact's own when the case hands it 
 """
 from __future__ import annotations
 
-from auditflow.agents.baselines.lines import concept_label, fact_line, period_words, unique
+from auditflow.agents.baselines.lines import concept_label, fact_line, period_words, stems, unique
 from auditflow.env.names import names
-from auditflow.env.search import stems
 from auditflow.env.tool_base import ToolContext
 from auditflow.env.tools import run_tool, tool_set
 from auditflow.xbrl.model import Fact
