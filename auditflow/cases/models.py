@@ -25,9 +25,10 @@ ModelFactory = Callable[[str], Any]
 
 
 def make_models(spec: str, *, cache_dir: Path | None, record_mode: str, case_id: str | None,
-                stats: Any = None) -> ModelFactory:
+                stats: Any = None, repeat: int = 0) -> ModelFactory:
     """The ``role -> model`` factory for ``spec``: the deterministic policy, served here, or a language
-    model through the LLM layer when it is installed."""
+    model through the LLM layer when it is installed. ``repeat`` > 0 (``--auditflow-repeats``) is part of
+    every cache key, so each repeat of a case is recorded apart; repeat 0 keeps the keys it always had."""
     if spec.strip() == POLICY:
         from auditflow.agents.audit import policy_models
 
@@ -37,6 +38,9 @@ def make_models(spec: str, *, cache_dir: Path | None, record_mode: str, case_id:
     except ImportError:
         make_model_factory = None
     if make_model_factory is not None:
+        if repeat:
+            return make_model_factory(spec, cache_dir=cache_dir, record_mode=record_mode, case_id=case_id, stats=stats,
+                                      repeat=repeat)
         return make_model_factory(spec, cache_dir=cache_dir, record_mode=record_mode, case_id=case_id, stats=stats)
     raise ModelSpecError(
         f"model spec {spec!r} needs the LLM layer (auditflow.llm.make_model_factory), which this install does "
@@ -76,7 +80,8 @@ def check_model_spec(spec: str, *, record_mode: str, cache_dir: Path | None) -> 
     ``policy`` always works. Otherwise the spec must parse (``provider:model``), a ``local:`` model must be
     one AuditFlow can install, and: in replay mode (``none``) the cache must hold recorded calls of the
     spec (else every case would be a cache miss); in a recording mode the provider's package must be
-    installed, its API key set and a local model installed.
+    installed, its API key set and a local model installed, except in ``once`` over a cache that already
+    holds calls of the spec (``auditflow audit``'s default replaying a recorded case needs no model).
 
     :raises ModelSpecError: what is wrong and what would work.
     """
@@ -100,6 +105,9 @@ def check_model_spec(spec: str, *, record_mode: str, cache_dir: Path | None) -> 
                 f"holds {held}), so every case would be a cache miss in record mode none. {_ready(parsed)}To call "
                 f"the model and record its answers, add {RECORD_ONCE}; or choose a recorded model or {POLICY}.")
         return
+    if record_mode == "once" and cache_dir is not None and Path(cache_dir).is_dir() \
+            and recorded_models(cache_dir, stop_at=str(parsed))[str(parsed)] > 0:
+        return  # once replays what is recorded: the model is needed only at a miss, which then says what to install
     package, key = _NEEDS[parsed.provider]
     if not parsed.in_process:  # a bad AUDITFLOW_LLM_TIMEOUT / _MAX_RETRIES: one error now, not one per case
         from auditflow.llm.remote import settings
