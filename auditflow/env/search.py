@@ -23,6 +23,7 @@ deterministic: same filing, same question, same list.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -125,15 +126,17 @@ def _stemmer():
     return snowballstemmer.stemmer("english")
 
 
-_STEM = None
+_LOCAL = threading.local()  # a stemmer per thread: a Snowball stemmer keeps the word it works on in the object,
+# so two cases of `auditflow eval --jobs 2` searching at once corrupted each other's ("IndexError: string
+# index out of range" as a search_concepts observation, and a conversation that never replays)
 
 
 def stems(text: str) -> list[str]:
     """Lower-case word stems (Snowball English) of ``text``, without the words every label has."""
-    global _STEM
-    if _STEM is None:
-        _STEM = _stemmer()
-    return _STEM.stemWords([w for w in _WORD.findall(text.lower()) if w not in _STOP])
+    stemmer = getattr(_LOCAL, "stemmer", None)
+    if stemmer is None:
+        stemmer = _LOCAL.stemmer = _stemmer()
+    return stemmer.stemWords([w for w in _WORD.findall(text.lower()) if w not in _STOP])
 
 
 def name_words(local: str) -> str:
