@@ -122,11 +122,13 @@ class AuditCaseItem(pytest.Item):
 
     def runtest(self) -> None:
         state = self.session_state
-        outcome = None
+        outcomes: list = []
         try:
-            outcome = state.run(self.case)
+            outcomes = state.run_item(self)
         finally:
-            self.user_properties.extend(case_properties(self, outcome))
+            self.user_properties.extend(case_properties(self, outcomes[0] if outcomes else None, outcomes))
+        # with --auditflow-repeats K the case passes when every repeat passed (pass^K); the first that did not is shown
+        outcome = next((o for o in outcomes if not o.passed), outcomes[0])
         # --auditflow-update-expected rewrites what the model answered; an input error has no answer to write
         if not outcome.passed and (outcome.input_error or not state.settings.update_expected):
             raise CaseFailed(outcome)
@@ -147,6 +149,32 @@ class AuditCaseItem(pytest.Item):
         return self.path, self.case.line - 1, f"auditflow case {self.case.id}"
 
 
+def repeat_fields(repeats: list[CaseOutcome]) -> dict[str, Any]:
+    """Every repeat's label, how many passed, the pass rate and pass^K (all K passed); the cache
+    counts and keys summed over the repeats (a miss in any repeat shows), and the row passes only when
+    every repeat did."""
+    passed = sum(o.passed for o in repeats)
+    out: dict[str, Any] = {
+        "repeats": len(repeats), "repeat_labels": ",".join(o.judgement.label for o in repeats),
+        "repeats_passed": passed, "pass_rate": round(passed / len(repeats), 6), "pass_all": passed == len(repeats),
+        "passed": passed == len(repeats),
+        "cache_keys": sorted({k for o in repeats for k in o.cache_keys}),
+    }
+    for name in repeats[0].cache:
+        out[f"cache_{name}"] = sum(int(o.cache.get(name, 0)) for o in repeats)
+    return out
+
+
+def summed_live(outcomes: list[CaseOutcome]) -> dict[str, Any] | None:
+    """The live model calls of the case's runs summed (auditflow.llm.progress), or None when all replayed."""
+    live = [o.live for o in outcomes if o.live]
+    if not live:
+        return None
+    total = {k: sum(x.get(k, 0) for x in live) for k in live[0]}
+    total["seconds"] = round(total.get("seconds", 0.0), 3)
+    return total
+
+
 def safe_description(path: Path, excinfo: pytest.ExceptionInfo[BaseException], failure: BaseException) -> str:
     """A description of ``excinfo`` that cannot fail, used when the usual rendering raised ``failure``."""
     try:
@@ -158,8 +186,10 @@ def safe_description(path: Path, excinfo: pytest.ExceptionInfo[BaseException], f
             f"(the usual description failed too: {type(failure).__name__})")
 
 
-def case_properties(item: AuditCaseItem, outcome: CaseOutcome | None) -> list[tuple[str, Any]]:
-    """The case's results as execnet-serialisable ``(auditflow.<key>, value)`` pairs."""
+def case_properties(item: AuditCaseItem, outcome: CaseOutcome | None,
+                    repeats: list[CaseOutcome] | None = None) -> list[tuple[str, Any]]:
+    """The case's results as execnet-serialisable ``(auditflow.<key>, value)`` pairs: the first run's
+    row, and with ``--auditflow-repeats`` K > 1 every repeat's label, the pass rate and pass^K."""
     case, state = item.case, item.session_state
     row: dict[str, Any] = {
         "case_id": case.id, "file": state.display_path(item.path), "line": case.line, "rule": case.rule,
@@ -188,6 +218,14 @@ def case_properties(item: AuditCaseItem, outcome: CaseOutcome | None) -> list[tu
         # the whole AuditResult, timings left out: equal digests = byte-identical artifacts (replay checks)
         result_sha256=hashlib.sha256(r.canonical_json().encode()).hexdigest() if r else None,
     )
+    if any(o.error_kind == "model" for o in (repeats or [outcome])):  # the endpoint failed: never gated away
+        row["error_kind"] = "model"
+    if repeats and len(repeats) > 1:  # --auditflow-repeats: nothing of this in a plain run's row
+        row.update(repeat_fields(repeats))
+    if live := summed_live(repeats or [outcome]):  # only calls that reached the model: a replayed row stays as it was
+        row.update({f"llm_{k}": v for k, v in live.items()})
+        if (cost := state.settings.cost(live)) is not None:
+            row["llm_cost"] = cost
     if state.settings.update_expected and r is not None:
         row["actual"] = json.dumps({"decision": r.decision, "triggered_rules": list(r.triggered_rules),
                                     "reported_value": dec_str(r.reported_value),

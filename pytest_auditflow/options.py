@@ -22,6 +22,7 @@ from auditflow.errors import AuditflowError, DataRootError
 
 DEFAULT_CACHE_DIR = ".auditflow-cache"
 DEFAULT_SLOWEST = 5
+DEFAULT_ALPHA = 0.05  # the baseline gate's significance level when the run has noise to tell apart
 
 # (option, ini type, default, help)
 _OPTIONS: tuple[tuple[str, str, object, str], ...] = (
@@ -39,6 +40,11 @@ _OPTIONS: tuple[tuple[str, str, object, str], ...] = (
     ("min-joint-acc", "string", "", "fail the session when Joint ACC is below X (a fraction 0-1 like 0.8, or a percentage like 80%%)"),
     ("baseline", "string", "", "results JSON of a reviewed run to compare with (see --auditflow-max-drop)"),
     ("max-drop", "string", "0", "largest allowed Joint ACC drop against the baseline (0.05 or 5%%; default 0)"),
+    ("alpha", "string", "", "the baseline gate fails only when the drop is also significant: the paired "
+                            "bootstrap's p-value below this (default 0.05 when there is noise to tell apart: "
+                            "repeats or live model calls; a replay gates on the drop alone)"),
+    ("repeats", "string", "1", "run each case K times (a repeat above 0 is recorded apart): the report shows each "
+                               "case's pass rate and pass^K, and the baseline gate compares pass rates (default 1)"),
     ("judge-model", "string", "", "also label each case with this LLM using the FinMR judge rubric, and "
                                   "report its agreement with the deterministic labels"),
     ("slowest", "string", str(DEFAULT_SLOWEST), f"how many slowest cases to list (default {DEFAULT_SLOWEST})"),
@@ -46,6 +52,12 @@ _OPTIONS: tuple[tuple[str, str, object, str], ...] = (
                               "of your own (default: the model's own default)"),
     ("shuffle", "string", "", "a seed: every list in an observation (search hits, facts, members, children, "
                               "history) comes in a seeded permutation, to see whether a model picks by position"),
+    ("concurrency", "string", "1", "cases in flight at once in each pytest process (threads; with xdist, per "
+                                   "worker): for a model behind a server; results are the same whatever it is "
+                                   "(default 1)"),
+    ("price-input", "string", "", "price of a million prompt tokens (e.g. 2.50): live calls get a cost in the "
+                                  "results and the report"),
+    ("price-output", "string", "", "price of a million completion tokens (e.g. 10.00), with --auditflow-price-input"),
     ("html", "string", "", "write a self-contained HTML report to this file (summary, case list, each case's "
                            "evidence, transcripts, fusion and a drawing of the structure the rule used)"),
 )
@@ -81,6 +93,17 @@ class Settings:
     slowest: int = DEFAULT_SLOWEST
     used_keys_path: Path | None = None
     html_path: Path | None = None
+    concurrency: int = 1
+    prices: tuple[float, float] | None = None  # per million prompt, completion tokens (ini auditflow_price_*)
+    repeats: int = 1
+    alpha: float | None = None  # given explicitly; else DEFAULT_ALPHA when the run has repeats or live calls
+
+    def cost(self, live: dict) -> float | None:
+        """What a case's live calls cost at the given prices, or None when no price was given."""
+        if self.prices is None:
+            return None
+        return round((live.get("prompt_tokens", 0) * self.prices[0]
+                      + live.get("completion_tokens", 0) * self.prices[1]) / 1e6, 6)
 
 
 def _value(config: pytest.Config, ini: str) -> tuple[str, bool]:
@@ -173,6 +196,24 @@ def _check_models(config: pytest.Config, run: RunSettings) -> None:
         raise pytest.UsageError(f"--auditflow-model / ini auditflow_model: {exc}") from None
 
 
+def _prices(config: pytest.Config) -> tuple[float, float] | None:
+    """(prompt, completion) prices per million tokens, when either is given; a price must be a number >= 0."""
+    given = [_value(config, f"auditflow_price_{kind}")[0].strip() for kind in ("input", "output")]
+    if not any(given):
+        return None
+    out = []
+    for kind, text in zip(("input", "output"), given):
+        try:
+            price = float(text or 0)
+        except ValueError:
+            price = -1.0
+        if not price >= 0:  # also refuses nan
+            raise pytest.UsageError(f"--auditflow-price-{kind} / ini auditflow_price_{kind} must be a price per million "
+                                    f"tokens, a number like 2.50, got {text!r}")
+        out.append(price)
+    return out[0], out[1]
+
+
 def settings_from_config(config: pytest.Config) -> Settings:
     """Validated settings; plugin off unless ``--auditflow`` or ini ``auditflow = true``.
 
@@ -203,8 +244,26 @@ def settings_from_config(config: pytest.Config) -> Settings:
     slowest = _value(config, "auditflow_slowest")[0]
     if not slowest.isdigit():
         raise pytest.UsageError(f"--auditflow-slowest must be a whole number, got {slowest!r}")
+    prices = _prices(config)
+    repeats = _value(config, "auditflow_repeats")[0].strip() or "1"
+    if not repeats.isdigit() or int(repeats) < 1:
+        raise pytest.UsageError(f"--auditflow-repeats / ini auditflow_repeats must be a whole number of at least 1 "
+                                f"(runs of each case), got {repeats!r}")
+    alpha_text = _value(config, "auditflow_alpha")[0].strip()
+    try:
+        alpha = float(alpha_text) if alpha_text else None
+    except ValueError:
+        alpha = -1.0
+    if alpha is not None and not 0 < alpha <= 1:
+        raise pytest.UsageError(f"--auditflow-alpha / ini auditflow_alpha must be a significance level above 0 and at "
+                                f"most 1, like 0.05, got {alpha_text!r}")
+    concurrency = _value(config, "auditflow_concurrency")[0].strip() or "1"
+    if not concurrency.isdigit() or int(concurrency) < 1:
+        raise pytest.UsageError(f"--auditflow-concurrency / ini auditflow_concurrency must be a whole number of at "
+                                f"least 1 (cases in flight at once), got {concurrency!r}")
     return Settings(True, run, _path(config, "auditflow_json"),
                     fraction(min_acc, "--auditflow-min-joint-acc") if min_acc else None, baseline,
                     fraction(_value(config, "auditflow_max_drop")[0] or "0", "--auditflow-max-drop"),
                     bool(config.getoption("auditflow_update_expected")), int(slowest),
-                    _path(config, "auditflow_used_keys"), html_path=_path(config, "auditflow_html"))
+                    _path(config, "auditflow_used_keys"), html_path=_path(config, "auditflow_html"),
+                    concurrency=int(concurrency), prices=prices, repeats=int(repeats), alpha=alpha)

@@ -35,6 +35,10 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(AuditflowReporter(state), "auditflow-reporter")
     if state.settings.enabled:
         _batch_gc(config)
+    if state.settings.enabled and hasattr(config, "workerinput"):  # a worker's live-call lines (pytest_auditflow.live)
+        from pytest_auditflow.live import LiveLines, stderr_writer
+
+        config.add_cleanup(LiveLines(stderr_writer, config).close)
 
 
 def _batch_gc(config: pytest.Config) -> None:
@@ -54,7 +58,22 @@ def pytest_report_header(config: pytest.Config) -> str | None:
         return None
     run = state.settings.run
     return (f"auditflow: model {run.model} ({model_note(run)}){_route(run.model)}, config {run.config}, "
-            f"record mode {run.record_mode}, cache {run.cache_dir}, data root {run.data_root or 'none'}")
+            f"record mode {run.record_mode}, cache {run.cache_dir}, data root {run.data_root or 'none'}"
+            f"{_in_flight(state.settings.concurrency, run.model)}")
+
+
+def _in_flight(n: int, model: str) -> str:
+    """With ``--auditflow-concurrency`` above 1, how many cases are in flight and what the model does with
+    them; nothing at 1 (the header stays as it was)."""
+    if n <= 1:
+        return ""
+    provider = model.split(":", 1)[0].split("+", 1)[0].strip()
+    if provider == "local":  # auditflow/llm/local.py: one llama.cpp server with 4 parallel slots
+        return (f"; {n} cases in flight: the in-process model decodes up to 4 calls together (llama.cpp's parallel "
+                "slots), more wait for a free slot")
+    if provider == "hf":
+        return f"; {n} cases in flight: a Transformers model answers one call at a time, so their tools overlap, not its calls"
+    return f"; {n} cases in flight against the model"
 
 
 def _route(model: str) -> str:
@@ -66,6 +85,12 @@ def _route(model: str) -> str:
         return ", " + route_note(model)
     except Exception:  # noqa: BLE001 - not a spec the LLM layer knows
         return ""
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    state = session.config.stash.get(SESSION_KEY, None)
+    if state is not None:
+        state.close()  # no case thread outlives the session (-x, or cases started ahead and not reported)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> AuditCaseFile | None:

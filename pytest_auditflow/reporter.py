@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -22,7 +23,9 @@ from auditflow.cases.results import (
     GateResult, baseline_gate, load_baseline, min_joint_acc_gate, results_document, sorted_rows, write_results,
 )
 from auditflow.cases.rewrite import expect_from_actual, rewrite_expectations
-from pytest_auditflow.items import FILE_ERROR_PROP
+from pytest_auditflow.items import FILE_ERROR_PROP, AuditCaseItem
+from pytest_auditflow.live import Bar, LiveLines
+from pytest_auditflow.options import DEFAULT_ALPHA
 from pytest_auditflow.render import render_report
 from pytest_auditflow.session import PROP, AuditflowSession, model_note
 
@@ -37,6 +40,19 @@ class AuditflowReporter:
         self.skipped: dict[str, str] = {}  # case node id -> why it was skipped (e.g. no data root)
         self.bad_files: set[str] = set()  # case files that could not be used (one failing item each)
         self.baseline = self._load_baseline()
+        self._lock = threading.Lock()  # live-call lines come from the case threads
+        self.bar = Bar()  # shown once a case made a live model call
+        self.live_seen = False
+        self.live_lines = LiveLines(self._progress, state.config)
+        state.config.add_cleanup(self.live_lines.close)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.bar.total = sum(isinstance(i, AuditCaseItem) for i in session.items)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids) -> None:  # noqa: ARG002
+        if not self.bar.total:  # the controller collects nothing itself: a worker's count (every test)
+            self.bar.total = len(ids)
 
     def _load_baseline(self) -> dict[str, dict[str, Any]] | None:
         """The baseline's cases, read up front so a bad file is a usage error before anything runs."""
@@ -52,7 +68,7 @@ class AuditflowReporter:
             self.rows[report.nodeid] = {"nodeid": report.nodeid, **props}
         # a crash or a case's input error is not a verdict: no gate may turn it into a pass
         if report.failed and not (props and report.when == "call" and not props.get("crashed")
-                                  and props.get("label") != INPUT):
+                                  and props.get("label") != INPUT and props.get("error_kind") != "model"):
             self.other_failures.add(report.nodeid)
         self.bad_files.update(v for k, v in report.user_properties if k == FILE_ERROR_PROP)
         if report.skipped and "auditflow" in report.keywords:
@@ -65,6 +81,11 @@ class AuditflowReporter:
             self._progress(f"recorded {report.nodeid} in {props.get('seconds') or 0:.1f}s: "
                            f"{props.get('cache_writes', 0)} LLM call(s) recorded, {props.get('cache_hits', 0)} replayed "
                            f"({len(self.rows)} case(s) done)")
+        if props and report.when == "call":
+            self.bar.advance()
+            self.live_seen = self.live_seen or bool(props.get("llm_calls"))
+            if self.live_seen:  # a live run: the bar with its rate and ETA (a replay shows none)
+                self._progress(self.bar.line())
 
     def _recording(self) -> bool:
         run = self.state.settings.run
@@ -73,9 +94,11 @@ class AuditflowReporter:
     def _progress(self, line: str) -> None:
         tr = self.state.config.pluginmanager.get_plugin("terminalreporter")
         if tr is not None:
-            if tr._tw.width_of_current_line:  # after pytest's progress dots
-                tr.write("\n")
-            tr.write_line(f"auditflow: {line}")
+            line = line.removeprefix("auditflow: ")
+            with self._lock:
+                if tr._tw.width_of_current_line:  # after pytest's progress dots
+                    tr.write("\n")
+                tr.write_line(f"auditflow: {line}")
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
@@ -86,6 +109,11 @@ class AuditflowReporter:
         if not rows:
             return
         self.gates = self._gates(rows)
+        if live := live_summary(rows):
+            self.notes.append(live)
+        self.notes.extend(repeats_lines(rows))
+        if failed_endpoint := endpoint_line(rows):
+            self.notes.append(failed_endpoint)
         if self.state.settings.update_expected:
             self.notes.append(self._update_expected(rows))
         if self.state.settings.json_path is not None:
@@ -136,7 +164,8 @@ class AuditflowReporter:
         path = self.state.settings.html_path
         run = self.state.settings.run
         text = render_suite(plugin_entries(rows), title=f"AuditFlow: {len(rows)} case(s)", configs=[run.config],
-                            settings={**self._settings_json(), "skipped cases": len(getattr(self, "skipped", ()) or ()) or None})
+                            settings={**self._settings_json(), "skipped cases": len(getattr(self, "skipped", ()) or ()) or None,
+                                      "live model calls": live_summary(rows)})  # None (not shown) on a replay
         write_html(path, text)
         return f"HTML report written to {path}"
 
@@ -164,8 +193,18 @@ class AuditflowReporter:
         if s.min_joint_acc is not None:
             out.append(min_joint_acc_gate(tally(rows)[1], s.min_joint_acc))
         if self.baseline is not None:
-            out.append(baseline_gate(rows, self.baseline, s.max_drop))
+            out.append(baseline_gate(rows, self.baseline, s.max_drop, alpha=self._alpha(rows)))
         return out
+
+    def _alpha(self, rows: list[dict[str, Any]]) -> float | None:
+        """The significance level of the baseline gate: the one given, else the default when this run has
+        noise to tell from a regression (repeats, or calls that reached a model); a replay of single runs
+        answers the same every time, so there a drop beyond max-drop fails on its own."""
+        s = self.state.settings
+        if s.alpha is not None:
+            return s.alpha
+        noisy = s.repeats > 1 or any(r.get("llm_calls") for r in rows)
+        return DEFAULT_ALPHA if noisy else None
 
     def _update_expected(self, rows: list[dict[str, Any]]) -> str:
         """Rewrite ``expect:`` of every case that ran and did not pass; returns the note to print."""
@@ -178,6 +217,50 @@ class AuditflowReporter:
         count = sum(rewrite_expectations(path, updates) for path, updates in sorted(by_file.items()))
         files = ", ".join(self.state.display_path(p) for p in sorted(by_file)) or "none"
         return f"--auditflow-update-expected: rewrote expect: of {count} case(s) in {len(by_file)} file(s): {files}"
+
+
+def repeats_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """With ``--auditflow-repeats K``: the mean pass rate, pass^K (the share of cases that passed all K
+    runs), and each case that did not pass every time with its rate; nothing in a plain run."""
+    rep = [r for r in rows if r.get("repeats")]
+    if not rep:
+        return []
+    k = max(int(r["repeats"]) for r in rep)
+    mean = sum(float(r["pass_rate"]) for r in rep) / len(rep)
+    all_k = sum(bool(r.get("pass_all")) for r in rep)
+    lines = [f"repeats {k}: pass rate {100 * mean:.1f}% (mean per case), pass^{k} {100 * all_k / len(rep):.1f}% "
+             f"({all_k}/{len(rep)} case(s) passed all {k} runs)"]
+    lines += [f"  {r['nodeid']}: passed {r['repeats_passed']}/{r['repeats']} ({r['repeat_labels']})"
+              for r in rep if not r.get("pass_all")]
+    return lines
+
+
+def endpoint_line(rows: list[dict[str, Any]]) -> str | None:
+    """One line when the model endpoint failed under some cases (a server killed mid-run): how many, the
+    first error (it names the endpoint), and how to finish the recording; None otherwise."""
+    failed = [r for r in rows if r.get("error_kind") == "model"]
+    if not failed:
+        return None
+    first = " ".join(str(failed[0].get("error") or "").split())
+    return (f"the model endpoint failed under {len(failed)} case(s), which ended without an answer (S): {first[:300]}. "
+            f"When it answers again, rerun with --auditflow-record-mode once: what was recorded replays and only "
+            f"the missing calls are made")
+
+
+def live_summary(rows: list[dict[str, Any]]) -> str | None:
+    """The live model calls of the run, mean per case, and their cost when prices were given; None when
+    every call was replayed (so a replay's report is unchanged)."""
+    live = [r for r in rows if r.get("llm_calls")]
+    if not live:
+        return None
+    n = len(rows)
+    mean = lambda k: sum(float(r.get(k) or 0) for r in rows) / n  # noqa: E731 - a replayed case counts 0
+    costs = [r["llm_cost"] for r in rows if r.get("llm_cost") is not None]
+    cost = f", cost {sum(costs):.4f} ({sum(costs) / n:.4f} per case)" if costs else ""
+    total = sum(int(r["llm_calls"]) for r in live)
+    return (f"live model calls: {total} in {len(live)} case(s); per case {mean('llm_calls'):.1f} calls, "
+            f"{mean('llm_prompt_tokens'):.0f} prompt + {mean('llm_completion_tokens'):.0f} completion tokens, "
+            f"{mean('llm_seconds'):.1f}s in the model{cost}")
 
 
 def _skip_reason(report: pytest.TestReport) -> str:

@@ -27,15 +27,17 @@ class AuditflowSession:
     config: pytest.Config
     settings: Settings
     _judge_template: str | None = field(default=None, repr=False)
+    _inflight: Any = field(default=None, repr=False)  # pytest_auditflow.inflight.InFlight, when N > 1
 
-    def make(self, spec: str, **kwargs: Any) -> Any:
+    def make(self, spec: str, repeat: int = 0, **kwargs: Any) -> Any:
         """A model factory for ``spec``: a plugin's (hook) if one answers, else AuditFlow's own."""
-        found = self.config.hook.pytest_auditflow_make_models(config=self.config, spec=spec, **kwargs)
-        return found if found is not None else make_models(spec, **kwargs)
+        found = self.config.hook.pytest_auditflow_make_models(config=self.config, spec=spec, repeat=repeat, **kwargs)
+        return found if found is not None else make_models(spec, repeat=repeat, **kwargs)
 
-    def make_judge(self, spec: str, **kwargs: Any) -> Any:
-        """The LLM judge's chat model: a plugin's factory (role ``judge``) if one answers, else AuditFlow's."""
-        found = self.config.hook.pytest_auditflow_make_models(config=self.config, spec=spec, **kwargs)
+    def make_judge(self, spec: str, repeat: int = 0, **kwargs: Any) -> Any:
+        """The LLM judge's chat model: a plugin's factory (role ``judge``) if one answers, else AuditFlow's
+        (a repeat's judge is told apart by its case id: it judges that repeat's result)."""
+        found = self.config.hook.pytest_auditflow_make_models(config=self.config, spec=spec, repeat=repeat, **kwargs)
         return found("judge") if found is not None else make_judge(spec, **kwargs)
 
     def judge_template(self) -> str | None:
@@ -58,6 +60,41 @@ class AuditflowSession:
 
         return run_case(case, self.settings.run, make=self.make, make_judge_model=self.make_judge,
                         judge_template=self.judge_template())
+
+    def run_repeats(self, case: AuditCase) -> list[CaseOutcome]:
+        """The case run ``--auditflow-repeats`` times (once by default). Repeat 0 is the plain run, with
+        the cache keys it always had; repeat r > 0 has ``r`` in its keys and ``#repeat<r>`` after its case
+        id, so each repeat is recorded, replayed and (record mode once) decided apart."""
+        outcomes = [self.run(case)]
+        if self.settings.repeats > 1:
+            from auditflow.cases.runner import run_case
+
+            for r in range(1, self.settings.repeats):
+                def make(spec: str, *, case_id: str | None = None, _r: int = r, **kw: Any) -> Any:
+                    return self.make(spec, case_id=f"{case_id}#repeat{_r}", repeat=_r, **kw)
+
+                def make_judge(spec: str, *, case_id: str | None = None, _r: int = r, **kw: Any) -> Any:
+                    return self.make_judge(spec, case_id=f"{case_id}#repeat{_r}", repeat=_r, **kw)
+
+                outcomes.append(run_case(case, self.settings.run, make=make, make_judge_model=make_judge,
+                                         judge_template=self.judge_template()))
+        return outcomes
+
+    def run_item(self, item: pytest.Item) -> list[CaseOutcome]:
+        """The item's case runs (one per repeat), here (concurrency 1) or in the in-flight pool with the
+        items that follow it (``--auditflow-concurrency N``, :mod:`pytest_auditflow.inflight`)."""
+        if self.settings.concurrency <= 1:
+            return self.run_repeats(item.case)  # type: ignore[attr-defined]
+        from pytest_auditflow.inflight import InFlight, upcoming_items
+
+        if self._inflight is None:
+            self.judge_template()  # read once here, not by the case threads at the same time
+            self._inflight = InFlight(self.settings.concurrency, self.run_repeats)
+        return self._inflight.outcome(item, upcoming_items(item))
+
+    def close(self) -> None:
+        if self._inflight is not None:
+            self._inflight.close()
 
     def display_path(self, path: Path) -> str:
         """A case file as shown in messages and results: relative to the rootdir when inside it."""

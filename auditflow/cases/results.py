@@ -89,8 +89,18 @@ def min_joint_acc_gate(total: Tally, threshold: float) -> GateResult:
     return GateResult("min-joint-acc", ok, f"Joint ACC {_pct(acc)} {'>=' if ok else '<'} required {_pct(threshold)}")
 
 
+def a_rate(row: Mapping[str, Any]) -> float:
+    """How often the case was labelled A: the share of its repeats (``--auditflow-repeats``), else 0 or 1."""
+    labels = str(row.get("repeat_labels") or "").split(",") if row.get("repeat_labels") else [row["label"]]
+    return sum(x == "A" for x in labels) / len(labels)
+
+
+def _repeat_count(row: Mapping[str, Any]) -> int:
+    return int(row.get("repeats") or 1)
+
+
 def baseline_gate(rows: Iterable[Mapping[str, Any]], baseline: Mapping[str, Mapping[str, Any]],
-                  max_drop: float) -> GateResult:
+                  max_drop: float, *, alpha: float | None = None, resamples: int = 10_000, seed: int = 0) -> GateResult:
     """Compare with a baseline on the cases both runs have; fail on a Joint ACC drop above ``max_drop``.
 
     Regressed cases (A before and not now, or passed before and failed now) are always named, so a
@@ -98,6 +108,12 @@ def baseline_gate(rows: Iterable[Mapping[str, Any]], baseline: Mapping[str, Mapp
     hold is a new failure, i.e. a regression, and fails the gate whatever ``max_drop``: otherwise a
     broken new case, or a run whose node ids no longer match the baseline (a moved rootdir), would
     pass with nothing compared. Accept a known failure by writing it into a reviewed baseline.
+
+    With ``alpha`` (the plugin's ``--auditflow-alpha``), a drop beyond ``max_drop`` fails the gate only
+    when the paired bootstrap of the shared cases (:mod:`auditflow.eval.bootstrap`, what ``auditflow
+    eval`` compares configurations with) also gives p < ``alpha``: a noisy model's few flips pass, a real
+    regression does not. Each case counts by its A rate over its repeats. Cases that flipped are listed
+    both ways (regressed A->x and improved x->A).
     """
     current = {r["nodeid"]: r for r in rows}
     # a case with an input error (in either run) has no label to compare; it is still named below when it
@@ -112,25 +128,61 @@ def baseline_gate(rows: Iterable[Mapping[str, Any]], baseline: Mapping[str, Mapp
                 else f"the {len(both)} case(s) this run shares with the baseline have an input error")
         return GateResult("baseline", not new_failures, f"{what}; nothing to compare{new_note}", new_failures)
     def acc(src: Mapping[str, Mapping[str, Any]]) -> float:
-        return sum(src[k]["label"] == "A" for k in shared) / len(shared)
+        return sum(a_rate(src[k]) for k in shared) / len(shared)
 
     before, now = acc(baseline), acc(current)
     regressed = tuple(k for k in both if _worse(baseline[k], current[k]))
-    ok = now + EPSILON >= before - max_drop and not new_failures
+    improved = tuple(k for k in both if k not in regressed and _better(baseline[k], current[k]))
+    dropped = now + EPSILON < before - max_drop
+    significance = ""
+    if alpha is not None:
+        p = _p_value(shared, baseline, current, resamples=resamples, seed=seed)
+        significance = f", paired bootstrap p = {p:.4f} (alpha {alpha:g})"
+        dropped = dropped and p < alpha
+    ok = not dropped and not new_failures
     detail = "; regressed: " + ", ".join(_describe(k, baseline[k], current[k]) for k in regressed) if regressed else ""
+    if improved:
+        detail += "; improved: " + ", ".join(_describe(k, baseline[k], current[k]) for k in improved)
     skipped = len(set(baseline) - set(current))
     note = f" ({skipped} baseline case(s) not run)" if skipped else ""
     if len(both) > len(shared):
         note += f" ({len(both) - len(shared)} with an input error, not compared)"
     return GateResult("baseline", ok, f"Joint ACC {_pct(now)} vs baseline {_pct(before)} on {len(shared)} shared "
-                                      f"case(s){note}, allowed drop {_pct(max_drop)}{detail}{new_note}",
+                                      f"case(s){note}, allowed drop {_pct(max_drop)}{significance}{detail}{new_note}",
                       regressed + new_failures)
 
 
+def _p_value(shared: list[str], baseline: Mapping[str, Mapping[str, Any]], current: Mapping[str, Mapping[str, Any]],
+             *, resamples: int, seed: int) -> float:
+    """The paired bootstrap's two-sided p-value of the A-rate difference. Each case is scored by its
+    number of A over its repeats, both runs brought to a common number of repeats so the scores stay
+    whole numbers (the bootstrap sums them as integers)."""
+    from auditflow.eval.bootstrap import paired_bootstrap
+
+    def score(row: Mapping[str, Any], scale: int) -> int:
+        return round(a_rate(row) * _repeat_count(row)) * scale
+
+    kb = max(_repeat_count(baseline[k]) for k in shared)
+    kc = max(_repeat_count(current[k]) for k in shared)
+    before = [score(baseline[k], kc * kb // _repeat_count(baseline[k])) for k in shared]
+    now = [score(current[k], kc * kb // _repeat_count(current[k])) for k in shared]
+    return paired_bootstrap(before, now, resamples=resamples, seed=seed).p_value
+
+
 def _worse(before: Mapping[str, Any], now: Mapping[str, Any]) -> bool:
-    return (before["label"] == "A" and now["label"] != "A") or (bool(before.get("passed")) and not now.get("passed"))
+    return (before["label"] == "A" and now["label"] != "A") or (bool(before.get("passed")) and not now.get("passed")) \
+        or (INPUT not in (before["label"], now["label"]) and a_rate(now) < a_rate(before))
+
+
+def _better(before: Mapping[str, Any], now: Mapping[str, Any]) -> bool:
+    return (before["label"] != "A" and now["label"] == "A") or (
+        INPUT not in (before["label"], now["label"]) and a_rate(now) > a_rate(before))
 
 
 def _describe(nodeid: str, before: Mapping[str, Any], now: Mapping[str, Any]) -> str:
     status = lambda r: "passed" if r.get("passed") else "failed"  # noqa: E731
-    return f"{nodeid} ({before['label']}->{now['label']}, {status(before)}->{status(now)})"
+    rates = ""
+    if before.get("repeat_labels") or now.get("repeat_labels"):
+        rate = lambda r: f"{round(a_rate(r) * _repeat_count(r))}/{_repeat_count(r)} A"  # noqa: E731
+        rates = f", {rate(before)}->{rate(now)}"
+    return f"{nodeid} ({before['label']}->{now['label']}, {status(before)}->{status(now)}{rates})"

@@ -43,6 +43,7 @@ class CaseOutcome:
     judge_label: str | None = None
     tools: frozenset[str] = frozenset()
     cache_keys: tuple[str, ...] = ()  # the LLM cache entries the run read or wrote (what a prune keeps)
+    live: dict[str, Any] | None = None  # calls that reached the model: calls, tokens, seconds (None on replay)
 
     @property
     def passed(self) -> bool:
@@ -79,9 +80,15 @@ def run_case(case: AuditCase, settings: RunSettings, *, make: MakeModels = make_
         failed = (Judgement(INPUT, False, (Mismatch("input", "a case its filing can answer", f"input error: {exc}"),))
                   if kind == "input" else Judgement("S", False, (Mismatch("output", "an audit result", f"error: {exc}"),)))
         return CaseOutcome(case, None, failed, str(exc), kind, stats_counts(stats), time.perf_counter() - t0,
-                           cache_keys=used_keys(stats))
+                           cache_keys=used_keys(stats), live=_live(stats))
     return CaseOutcome(case, result, judgement, cache=stats_counts(stats), seconds=time.perf_counter() - t0,
-                       judge_label=label, tools=tools_called(result), cache_keys=used_keys(stats))
+                       judge_label=label, tools=tools_called(result), cache_keys=used_keys(stats), live=_live(stats))
+
+
+def _live(stats: Any) -> dict[str, Any] | None:
+    """The case's live calls summed (auditflow.llm.progress), or None when every call was replayed."""
+    totals = getattr(stats, "live", None)
+    return totals.to_json() if totals is not None and totals.calls else None
 
 
 def _judge_llm(case: AuditCase, result: AuditResult, settings: RunSettings, make_judge_model: MakeModels,

@@ -64,6 +64,27 @@ def run_audit_cmd(args) -> int:
         args.data_root = str(root) if root is not None else None
     models, stats = _models(args, defaults)
     data_root = resolve_data_root(args.data_root) if args.data_root else None
+    if args.model != "policy":  # a line on stderr per live model call, as it returns (auditflow.llm.progress)
+        import threading
+
+        from auditflow.llm.progress import add_listener
+
+        lock = threading.Lock()  # the roles call from their own threads: one whole line at a time
+
+        def show(call) -> None:
+            with lock:
+                sys.stderr.write(f"auditflow: {call.line()}\n")
+                sys.stderr.flush()
+
+        remove = add_listener(show)
+        try:
+            return _audit(args, models, stats, data_root=data_root)
+        finally:
+            remove()
+    return _audit(args, models, stats, data_root=data_root)
+
+
+def _audit(args, models, stats, *, data_root) -> int:
     # the environment an audit case builds (auditflow.cases.filings): same tools, same prompts, so an audit
     # of a recorded case's query replays that case's calls
     env = shared_environment(locate_filing(args.filing, data_root))

@@ -18,7 +18,8 @@ from pathlib import Path
 from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                           TimeRemainingColumn)
 from rich.table import Table
 
 from auditflow.errors import AuditflowError
@@ -70,9 +71,10 @@ def add_eval_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--bootstrap", type=_positive, default=DEFAULT_RESAMPLES, metavar="N",
                    help=f"bootstrap resamples (default {DEFAULT_RESAMPLES})")
-    p.add_argument("--jobs", type=_positive, default=DEFAULT_JOBS, metavar="N",
-                   help=f"cases run at once (default {DEFAULT_JOBS}; an in-process model still answers one call "
-                        "at a time)")
+    p.add_argument("--jobs", "--concurrency", dest="jobs", type=_positive, default=DEFAULT_JOBS, metavar="N",
+                   help=f"cases in flight at once against the model (default {DEFAULT_JOBS}; the in-process local "
+                        "model decodes up to 4 conversations together, a Transformers model one call at a time); "
+                        "the reports are the same whatever N is")
     p.add_argument("--no-charts", action="store_true", help="do not draw the PNG charts (results.md still links "
                                                            "them, e.g. charts drawn by an earlier run)")
     p.add_argument("--used-keys", metavar="FILE", help="write the LLM cache keys the run used to this JSON file "
@@ -152,7 +154,8 @@ def run_eval_cmd(args) -> int:
 
     started = time.perf_counter()
     with Progress(TextColumn("[bold]{task.description:<14}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[bad]}"), TimeElapsedColumn(), console=err) as bar:
+                  TextColumn("{task.fields[bad]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                  console=err) as bar:
         tasks = {c.name: bar.add_task(c.name, total=per_row[c.name], bad="") for c in configs}
         bad: dict[str, int] = dict.fromkeys(tasks, 0)
         done: dict[str, int] = dict.fromkeys(tasks, 0)
@@ -169,8 +172,14 @@ def run_eval_cmd(args) -> int:
 
         collector = _html_collector(args, redact)
         watcher = _behaviour_collector(args, collector)
-        run = run_eval(case_set.cases, configs, base, jobs=args.jobs, redact=redact, on_done=on_done,
-                       run_one=watcher or collector)
+        from auditflow.llm.progress import add_listener  # a line per live model call, above the bars
+
+        stop_lines = add_listener(lambda call: bar.console.print(f"auditflow: {escape(call.line())}", soft_wrap=True))
+        try:
+            run = run_eval(case_set.cases, configs, base, jobs=args.jobs, redact=redact, on_done=on_done,
+                           run_one=watcher or collector)
+        finally:
+            stop_lines()
     wall = time.perf_counter() - started
     with err.status(f"paired bootstrap, {args.bootstrap} resamples ..."):
         report = build_report(run, case_set, configs, command=command, seed=args.seed, resamples=args.bootstrap,
@@ -300,6 +309,11 @@ def _print_summary(console: Console, report, written: list[Path], run, timings) 
     per_case = ", ".join(f"{escape(t.config)} {t.seconds_mean:.2f}" for t in timings if t.seconds_mean is not None)
     if per_case:
         console.print(f"seconds per case (wall clock of this run, in run.json): {per_case}")
+    live = "; ".join(f"{escape(t.config)} {m['calls']:g} calls, {m['prompt_tokens']:g} prompt + "
+                     f"{m['completion_tokens']:g} completion tokens, {m['seconds']:.2f}s"
+                     for t in timings if (m := t.live_mean) is not None)
+    if live:  # only a run that called a model
+        console.print(f"live model calls, mean per case (in run.json): {live}")
     if problems := report.problems():
         inputs = sum(r.error_kind == "input" for _, r in problems)  # an input error of the case: in no rate
         how = ("counted as S" if not inputs else "input errors of the cases, in no rate" if inputs == len(problems)

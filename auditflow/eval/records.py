@@ -86,6 +86,7 @@ class CaseTiming:
     seconds: float
     cache: dict[str, int] = field(default_factory=dict)
     cache_keys: tuple[str, ...] = ()  # the LLM cache entries the run read or wrote (what a prune keeps)
+    live: dict[str, Any] | None = None  # calls that reached the model: calls, tokens, seconds (None on replay)
 
 
 def record_of(key: str, outcome: CaseOutcome, redact: Redactor) -> CaseRecord:

@@ -132,7 +132,7 @@ def run_eval(cases: Sequence[KeyedCase], configs: Sequence[EvalConfig], base: Ru
             outcome = run(kc.case, settings[config.name])
             rec = record_of(kc.key, outcome, redact)
             timing = CaseTiming(config.name, kc.key, round(outcome.seconds, 3), dict(outcome.cache),
-                                outcome.cache_keys)
+                                outcome.cache_keys, getattr(outcome, "live", None))
         except Exception as exc:  # noqa: BLE001 - a bug in one case must not lose the others' results
             rec = crash_record(kc.key, kc.case.rule, kc.case.expect.decision, exc, redact)
             tracebacks[(config.name, kc.key)] = "".join(traceback.format_exception(exc))

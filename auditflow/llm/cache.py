@@ -46,6 +46,7 @@ RERECORD_HINT = ("re-record it with --auditflow-record-mode new_episodes (pytest
 _KEY = re.compile(r"^[0-9a-f]{64}$")
 CASES_DIR = "cases"
 KEYS_SUFFIX = ".keys"  # <dir>/cases/<case>.keys: the append-only list of a case's keys
+INTERRUPTED_SUFFIX = ".interrupted"  # <dir>/cases/<case>.interrupted: its recording was cut short (LLMCache)
 JUDGE_DIR = "judge"  # the LLM judge's own cache folder inside the cache directory
 
 
@@ -221,8 +222,26 @@ class LLMCache:
         self.directory, self.mode, self.case_id = Path(directory), mode, case_id
         self.stats = stats if stats is not None else CacheStats()
         self._writable: bool | None = None
-        # VCR "once": decided when the case starts, so its own first writes do not end the recording
-        self._once_records = mode == "once" and not self.case_recorded()
+        # VCR "once": decided when the case starts, so its own first writes do not end the recording. A case
+        # whose recording a failing endpoint cut short (a killed server) records again: what it has replays,
+        # and only its missing calls reach the model; the mark is set again if the endpoint fails again.
+        interrupted = self._interrupted_path()
+        self._once_records = mode == "once" and (not self.case_recorded() or interrupted.is_file())
+        if mode == "once" and interrupted.is_file():
+            interrupted.unlink(missing_ok=True)
+
+    def _interrupted_path(self) -> Path:
+        """``cases/<case>.interrupted``: this case's recording was cut short by a failing model endpoint."""
+        keys = case_keys_path(self.directory, self.case_id)
+        return keys.with_name(keys.name[: -len(KEYS_SUFFIX)] + INTERRUPTED_SUFFIX)
+
+    def _mark_interrupted(self) -> None:
+        try:
+            path = self._interrupted_path()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.touch()
+        except OSError:
+            pass  # then ``once`` replays what was recorded and names the missing call, as before
 
     @property
     def records(self) -> bool:
@@ -319,9 +338,25 @@ class LLMCache:
             raise CacheMissError(case_id=self.case_id, role=role, key=key, model=model, mode=self.mode,
                                  reason=reason, directory=self.directory)
         self.ensure_writable()
-        response = response_to_json(call())
+        try:
+            answer = call()
+        except Exception as exc:
+            # a case cut short after some of its calls were recorded: the next ``once`` records the rest (a case
+            # with nothing recorded records anyway, so it gets no mark)
+            if self.mode == "once" and _endpoint_failed(exc) and self.case_recorded():
+                self._mark_interrupted()
+            raise
+        response = response_to_json(answer)
         self.write(key, request, response, role=role, model=model)
         return response_from_json(response)
+
+
+def _endpoint_failed(exc: BaseException) -> bool:
+    """A model that could not answer (a remote endpoint failing after its retries, the local model failing)."""
+    from auditflow.llm.local import LocalModelError
+    from auditflow.llm.remote import RemoteModelError
+
+    return isinstance(exc, (RemoteModelError, LocalModelError))
 
 
 # -- housekeeping --------------------------------------------------------------------------------
@@ -462,6 +497,7 @@ class CachedChatModel(BaseChatModel):
     tools: list[dict] = Field(default_factory=list)
     tool_kwargs: dict = Field(default_factory=dict)
     cache: bool | None = False  # langchain's own LLM cache stays out of this model
+    repeat: int = 0  # which repeat of the case (--auditflow-repeats): in the key when > 0, so 0 keeps every old key
 
     @property
     def _llm_type(self) -> str:
@@ -480,13 +516,30 @@ class CachedChatModel(BaseChatModel):
         for name, value in (("stop", stop), ("tool_kwargs", self.tool_kwargs), ("call_kwargs", kwargs)):
             if value:
                 extra[name] = json.loads(json.dumps(value, sort_keys=True, default=str))
+        if self.repeat:
+            extra["repeat"] = self.repeat
         return CacheKey.compute(role=self.role, model=self.spec, messages=list(messages), tools=self.tools, extra=extra)
 
     def _call(self, messages: list[BaseMessage], stop: list[str] | None, kwargs: dict) -> Any:
         inner = self.make_inner()
         bound = inner.bind_tools(self.tools, **self.tool_kwargs) if self.tools else inner
+        t0 = time.perf_counter()
         out = bound.invoke(list(messages), stop=stop, **kwargs)
+        self._report_live(messages, out, time.perf_counter() - t0)
         return recover_tool_call(out, self.tools, sum(isinstance(m, AIMessage) for m in messages) + 1)
+
+    def _report_live(self, messages: list[BaseMessage], out: Any, seconds: float) -> None:
+        """Count a call that reached the model in its case's totals and tell the progress listeners
+        (auditflow.llm.progress); a replay never gets here, so replayed results do not change."""
+        from auditflow.llm.progress import LiveTotals, emit, live_totals, usage_of
+
+        cache = self.llm_cache
+        totals = live_totals(cache.stats) if cache is not None else None
+        prompt, completion = usage_of(out)
+        call = (totals or LiveTotals()).add(
+            case_id=getattr(cache, "case_id", None), role=self.role, seconds=seconds, prompt_tokens=prompt,
+            completion_tokens=completion, round=sum(isinstance(m, AIMessage) for m in messages) + 1)
+        emit(call)
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:  # noqa: ARG002
         def call() -> Any:

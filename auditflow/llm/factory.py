@@ -68,10 +68,11 @@ class RoleModels:
     make_inner: Callable[[], Any]
     cache: LLMCache | None = None
     key_material: Callable[[list], dict] | None = None
+    repeat: int = 0  # --auditflow-repeats: > 0 is in every cache key (CachedChatModel.cache_key)
 
     def __call__(self, role: str) -> CachedChatModel:
         return CachedChatModel(role=role, spec=self.spec, make_inner=self.make_inner, llm_cache=self.cache,
-                               key_material=self.key_material)
+                               key_material=self.key_material, repeat=self.repeat)
 
 
 def _cache(cache_dir, record_mode: str, case_id: str | None, stats: CacheStats | None) -> LLMCache | None:
@@ -85,7 +86,7 @@ def _cache(cache_dir, record_mode: str, case_id: str | None, stats: CacheStats |
 
 
 def make_model_factory(spec: str | ModelSpec, *, cache_dir: Path | str | None = None, record_mode: str = "none",
-                       case_id: str | None = None, stats: CacheStats | None = None):
+                       case_id: str | None = None, stats: CacheStats | None = None, repeat: int = 0):
     """The CONTRACT (see :mod:`auditflow.llm`): a model spec -> ``role -> chat model``.
 
     Make one factory per audit case (``case_id`` names the case in cache entries and miss errors, and
@@ -98,7 +99,7 @@ def make_model_factory(spec: str | ModelSpec, *, cache_dir: Path | str | None = 
                              "auditflow.cases.models.make_models, not by the LLM layer")
     parsed = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)
     cache = _cache(cache_dir, record_mode, case_id, stats)
-    return RoleModels(str(parsed), functools.partial(inner_model, parsed), cache, route_key_material(parsed))
+    return RoleModels(str(parsed), functools.partial(inner_model, parsed), cache, route_key_material(parsed), repeat)
 
 
 def route_key_material(spec: ModelSpec) -> Callable[[list], dict] | None:

@@ -502,4 +502,6 @@ class ToolCallingAdapter(BaseChatModel):
             msg = AIMessage(content=text, invalid_tool_calls=[{**diagnosis[0], "id": f"call_{position}"}])
         else:
             msg = to_tool_call_message(text, self.tools, position)
+        if getattr(out, "usage_metadata", None):  # the tokens, for the live-call line (auditflow.llm.progress);
+            msg.usage_metadata = out.usage_metadata  # never recorded nor replayed (cachekey.response_to_json)
         return ChatResult(generations=[ChatGeneration(message=msg)])

@@ -36,9 +36,9 @@ class Seen:
 
 class FakeAPI:
     """``FakeAPI(script)`` where ``script`` is a list of replies (one per request; the last one repeats)
-    or a function ``(number, request JSON) -> Reply``."""
+    or a function ``(number, request JSON) -> Reply``; ``port`` restarts a server where a closed one was."""
 
-    def __init__(self, script: list[Reply] | Callable[[int, Any], Reply]) -> None:
+    def __init__(self, script: list[Reply] | Callable[[int, Any], Reply], port: int = 0) -> None:
         self.script = script
         self.seen: list[Seen] = []
         self._stop = threading.Event()
@@ -83,7 +83,7 @@ class FakeAPI:
                 except OSError:  # the client gave up (its read timeout)
                     self.close_connection = True
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)  # a port again: a server restarted
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)

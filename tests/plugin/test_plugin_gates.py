@@ -57,6 +57,12 @@ def test_baseline_gate_names_the_regressed_cases(pytester: pytest.Pytester, af_a
     assert gates == [{"name": "baseline", "ok": False, "message": gates[0]["message"],
                       "regressed": ["acme.case.yaml::revenue-members"]}]
 
+    # with a significance level, one flip in three cases is what the paired bootstrap cannot tell from noise
+    noise = pytester.runpytest(*af_args, "--auditflow-baseline=baseline.json", "--auditflow-alpha=0.05")
+    assert noise.ret == pytest.ExitCode.OK
+    noise.stdout.fnmatch_lines(["gate baseline: ok - Joint ACC 33.3% vs baseline 66.7% on 3 shared case(s), allowed "
+                                "drop 0.0%, paired bootstrap p = 0.* (alpha 0.05); regressed: acme.case.yaml::revenue-members*"])
+
     tolerant = pytester.runpytest(*af_args, "--auditflow-baseline=baseline.json", "--auditflow-max-drop=0.4")
     assert tolerant.ret == pytest.ExitCode.OK  # the regression is still named, within the allowed drop
     tolerant.stdout.fnmatch_lines(["gate baseline: ok - *regressed: acme.case.yaml::revenue-members*"])
