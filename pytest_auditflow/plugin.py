@@ -35,7 +35,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(AuditflowReporter(state), "auditflow-reporter")
     if state.settings.enabled:
         _batch_gc(config)
-    if state.settings.enabled and hasattr(config, "workerinput"):  # a worker's live-call lines (pytest_auditflow.live)
+    run = state.settings.run
+    if state.settings.enabled and hasattr(config, "workerinput") and run.record_mode != "none" and run.model != "policy":
+        # a worker's live-call lines (pytest_auditflow.live); a replay-only run makes no live call
         from pytest_auditflow.live import LiveLines, stderr_writer
 
         config.add_cleanup(LiveLines(stderr_writer, config).close)

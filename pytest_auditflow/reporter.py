@@ -43,8 +43,8 @@ class AuditflowReporter:
         self._lock = threading.Lock()  # live-call lines come from the case threads
         self.bar = Bar()  # shown once a case made a live model call
         self.live_seen = False
-        self.live_lines = LiveLines(self._progress, state.config)
-        state.config.add_cleanup(self.live_lines.close)
+        if self._recording():  # a replay-only run makes no live call: it listens to none (other tests' calls)
+            state.config.add_cleanup(LiveLines(self._progress, state.config).close)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.bar.total = sum(isinstance(i, AuditCaseItem) for i in session.items)
