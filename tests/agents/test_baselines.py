@@ -67,6 +67,13 @@ def test_a_retrieval_baseline_reads_only_its_context_one_recorded_call(config, d
     assert "F1" in steps[0].content  # the handed-over total is in what the model read
 
 
+def test_herculean_never_calls_a_checker_in_its_recorded_run(data_root, monkeypatch):
+    outcome = _replay("herculean", data_root, monkeypatch)
+    calls = _tool_calls(outcome.result)
+    assert calls and not set(calls) & set(CHECKS)  # it read the filing with its own tools, no checker
+    assert outcome.result.config == "herculean" and outcome.result.reviews == ()
+
+
 class _Scripted:
     """A chat model that emits the given tool calls in turn (the last one repeats)."""
 
