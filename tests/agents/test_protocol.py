@@ -404,7 +404,7 @@ def test_every_configuration_runs_on_the_sample(audit, name, query):
     result = audit(query, config=name)
     got = (result.decision, result.triggered_rules, result.reported_value, result.expected_value)
     assert result.config == name and not result.invalid_output and not result.structural_failure
-    if name in ("no-checks", "direct-llm"):
+    if name in ("no-checks", "direct-llm") or CONFIGS[name].baseline:  # baselines: docs/baselines.md
         # documented: the policy only relays checker outcomes, so without checkers it cannot verify
         assert got == ("unable_to_verify", (), EXPECTED[query.case_id][2], None)
         rationales = [r.rationale for r in result.reports]
