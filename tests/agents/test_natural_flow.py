@@ -157,3 +157,28 @@ def test_member_words_the_concepts_own_label_holds_do_not_reorder_its_facts(envs
     result, model = audit(envs, data_root, "aapl-10k-2022-09-24", question)
     assert fact_options(model)[0]["is"] == "year ended September 25, 2021"
     assert (result.fact["period"], result.fact["dimensions"]) == ("2020-09-27..2021-09-25", {})
+
+
+def test_the_search_stems_alike_in_threads_as_eval_jobs_runs_cases():
+    # eval --jobs 2 runs two cases' searches at once: a shared Snowball stemmer corrupted itself
+    # ("IndexError: string index out of range" as a search_concepts observation)
+    import threading
+
+    from auditflow.env.search import stems
+    texts = [f"payments to acquire property plant and equipment {i} accumulated depreciation amortization "
+             f"receivables written off contributions distributions {i}" for i in range(300)]
+    want = [stems(t) for t in texts]
+    got: dict[int, list] = {}
+    errors: list[BaseException] = []
+
+    def work(k):
+        try:
+            got[k] = [stems(t) for t in texts]
+        except BaseException as exc:  # noqa: BLE001 - the failure under test
+            errors.append(exc)
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and all(g == want for g in got.values())
