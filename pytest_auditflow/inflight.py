@@ -63,10 +63,12 @@ class InFlight:
 
 
 def startable(item: pytest.Item) -> bool:
-    """An audit case pytest will surely run: no skip, skipif or xfail marker to evaluate first."""
-    from pytest_auditflow.items import AuditCaseItem
+    """An audit case pytest will surely run: no skip, skipif or xfail marker to evaluate first. An audit
+    case item is known by the case it carries (``AuditCaseItem.case``): this module is imported by the
+    session, which the items module imports, so it does not import the items back."""
+    from auditflow.cases.model import AuditCase
 
-    return isinstance(item, AuditCaseItem) and not any(
+    return isinstance(getattr(item, "case", None), AuditCase) and not any(
         item.get_closest_marker(m) for m in ("skip", "skipif", "xfail"))
 
 

@@ -110,7 +110,7 @@ def baseline_gate(rows: Iterable[Mapping[str, Any]], baseline: Mapping[str, Mapp
     pass with nothing compared. Accept a known failure by writing it into a reviewed baseline.
 
     With ``alpha`` (the plugin's ``--auditflow-alpha``), a drop beyond ``max_drop`` fails the gate only
-    when the paired bootstrap of the shared cases (:mod:`auditflow.eval.bootstrap`, what ``auditflow
+    when the paired bootstrap of the shared cases (:mod:`auditflow.bootstrap`, what ``auditflow
     eval`` compares configurations with) also gives p < ``alpha``: a noisy model's few flips pass, a real
     regression does not. Each case counts by its A rate over its repeats. Cases that flipped are listed
     both ways (regressed A->x and improved x->A).
@@ -157,7 +157,7 @@ def _p_value(shared: list[str], baseline: Mapping[str, Mapping[str, Any]], curre
     """The paired bootstrap's two-sided p-value of the A-rate difference. Each case is scored by its
     number of A over its repeats, both runs brought to a common number of repeats so the scores stay
     whole numbers (the bootstrap sums them as integers)."""
-    from auditflow.eval.bootstrap import paired_bootstrap
+    from auditflow.bootstrap import paired_bootstrap
 
     def score(row: Mapping[str, Any], scale: int) -> int:
         return round(a_rate(row) * _repeat_count(row)) * scale

@@ -8,7 +8,7 @@ One module per job, so each piece can be tested and reused on its own:
 * :mod:`~auditflow.eval.runner` - runs every (configuration, case) pair, concurrently;
 * :mod:`~auditflow.eval.records` - one case's deterministic result, apart from its wall-clock time;
 * :mod:`~auditflow.eval.metrics` - Joint ACC, VAcc, per-rule ACC, SER/EER/CER, means;
-* :mod:`~auditflow.eval.bootstrap` - seeded paired bootstrap comparisons;
+* :mod:`~auditflow.bootstrap` - seeded paired bootstrap comparisons;
 * :mod:`~auditflow.eval.report` - the report value and its JSON document;
 * :mod:`~auditflow.eval.markdown`, :mod:`~auditflow.eval.workbook`, :mod:`~auditflow.eval.charts`,
   :mod:`~auditflow.eval.timings` - the renderings.

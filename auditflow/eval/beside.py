@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from auditflow.errors import AuditflowError
-from auditflow.eval.bootstrap import BootstrapResult, Comparison
+from auditflow.bootstrap import BootstrapResult, Comparison
 
 FORMAT = 1  # auditflow.eval.report.FORMAT of the documents this reads
 

@@ -12,7 +12,7 @@ import shlex
 from typing import Iterable
 
 from auditflow.eval.beside import case_sets
-from auditflow.eval.bootstrap import Comparison
+from auditflow.bootstrap import Comparison
 from auditflow.eval.causes import CAUSES
 from auditflow.eval.metrics import ConfigMetrics
 from auditflow.eval.records import CACHE_MISS, CRASH, INPUT, CaseRecord

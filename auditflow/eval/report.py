@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from auditflow.cases.labels import INPUT
 from auditflow.eval.beside import BesideResults
-from auditflow.eval.bootstrap import Comparison, compare
+from auditflow.bootstrap import Comparison, compare
 from auditflow.eval.collect import CaseSet
 from auditflow.eval.metrics import ConfigMetrics, config_metrics
 from auditflow.eval.plan import EvalConfig, reference_config

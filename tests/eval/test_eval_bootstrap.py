@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from auditflow.eval.bootstrap import compare, comparison_seed, paired_bootstrap
+from auditflow.bootstrap import compare, comparison_seed, paired_bootstrap
 
 A = [True] * 14 + [False] * 6
 B = [True] * 8 + [False] * 6 + [True] * 2 + [False] * 4

@@ -55,7 +55,7 @@ def test_constants_agree_with_their_sources() -> None:
     """The CLI names some values instead of importing heavy modules; they must not drift."""
     from auditflow.cases.models import POLICY, RECORD_MODES
     from auditflow.cli import eval_cmd
-    from auditflow.eval.bootstrap import DEFAULT_RESAMPLES
+    from auditflow.bootstrap import DEFAULT_RESAMPLES
     from auditflow.eval.plan import CONFIG_NAMES
     from auditflow.llm.concurrency import DEFAULT_MAX_CONCURRENCY
     from pytest_auditflow.options import DEFAULT_CACHE_DIR as PLUGIN_CACHE_DIR
