@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from auditflow.agents.fusion import FusionInput, FusionResult
 from auditflow.contract import (
     CONFLICT_SOURCES, DECISIONS, FACT_CONFLICTS, FACT_HANDLE_PATTERN, RULE_CODE_PATTERN, STEP_KINDS, ConflictSource,
-    Decision, InvalidReportError, StepKind, is_rule_code, normalise_number, plain_json, rounded,
+    REPORT_FIELDS, Decision, InvalidReportError, StepKind, is_rule_code, normalise_number, plain_json, rounded,
 )
 
 JUNIOR_REPORT_SCHEMA: dict[str, Any] = {
@@ -42,6 +42,9 @@ JUNIOR_REPORT_SCHEMA: dict[str, Any] = {
     "required": ["decision", "triggered_rules", "reported_value", "expected_value", "confidence", "evidence"],
     "additionalProperties": False,
 }
+
+# The contract names the report's fields; the schema the model is held to lists exactly those.
+assert tuple(JUNIOR_REPORT_SCHEMA["properties"]) == REPORT_FIELDS, "auditflow.contract.REPORT_FIELDS"
 
 
 __all__ = [

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Mapping
 
 from auditflow.errors import AuditflowError
 from auditflow.rules import registry
+from auditflow.rules.finding import display_amount
 from auditflow.rules.registry import Drawing
 
 _OUTCOME_RANK = {"violation": 0, "consistent": 1}
@@ -62,11 +63,9 @@ def number(value: Any) -> Decimal | None:
 
 
 def show(value: Any) -> str:
-    """An amount for a reader: thousands separators, the digits as reported; text as is; empty for None."""
-    d = number(value)
-    if d is None:
-        return "" if value is None else str(value)
-    return format(d, ",f")
+    """An amount for a reader: thousands separators, the digits as reported; text as is; empty for None
+    (the rules' own :func:`auditflow.rules.finding.display_amount`, so a page and a fix hint agree)."""
+    return display_amount(value)
 
 
 def _short(text: str, limit: int = CONCEPT_CHARS) -> str:

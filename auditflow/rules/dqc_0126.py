@@ -44,10 +44,9 @@ def rule_0126(env: AuditEnvironment, *, data_root: Path | None = None) -> RuleRe
     filing = env.filing
     if data_root is not None and not rule_applies(RULE, filing.document_type, load_form_lookup(data_root)):
         return RuleResult(RULE, checks=(CheckRecord(RULE, Outcome.NOT_APPLICABLE, reason=not_applicable_reason(RULE, filing.document_type)),))
-    period_fact = filing.first_fact("DocumentPeriodEndDate")
-    if period_fact is None:
+    r = reporting_period(env)
+    if r is None:
         return RuleResult(RULE, checks=(CheckRecord(RULE, Outcome.NOT_APPLICABLE, reason="no dei:DocumentPeriodEndDate fact"),))
-    r = filing.contexts[period_fact.context_id].period
     run = _Run(env, r)
     cube_roles = statement_cube_roles(env)
     for role in sorted(env.index.pre_roles):
@@ -73,10 +72,7 @@ class _Run:
         return [f for f in self.env.index.by_concept.get(concept, []) if not f.is_nil and f.is_numeric and not ctxs[f.context_id].dimensions]
 
     def _in_r(self, f: Fact) -> bool:
-        p = self.env.filing.contexts[f.context_id].period
-        if p.is_instant:
-            return p.end == self.r.end
-        return p.start == self.r.start and p.end == self.r.end
+        return in_period(self.env.filing.contexts[f.context_id].period, self.r)
 
     def check_role(self, role: str) -> None:
         arcs_by_parent: dict = defaultdict(list)

@@ -198,9 +198,7 @@ class CheckRecord:
 
     def reason_with(self, show: Callable[[str], str]) -> str:
         """The reason (without the location) with each cited fact written by ``show(fact key)``."""
-        if not self.parts:
-            return self.reason
-        return "".join(show(p.fact_id) if isinstance(p, Cite) else p for p in self.parts)
+        return _joined(self.parts, show) if self.parts else self.reason
 
     def to_json(self) -> dict[str, Any]:
         return _sorted({
@@ -213,10 +211,14 @@ class CheckRecord:
         })
 
 
+def _joined(parts: tuple[ReasonPart, ...], show: Callable[[str], str]) -> str:
+    return "".join(show(p.fact_id) if isinstance(p, Cite) else p for p in parts)
+
+
 def cited(*parts: ReasonPart) -> dict[str, Any]:
     """``reason`` and ``parts`` of a :class:`CheckRecord` whose reason names facts:
     ``CheckRecord(..., **cited("exact duplicate of fact ", Cite(key), "; evaluated once"))``."""
-    return {"reason": "".join(p.fact_id if isinstance(p, Cite) else p for p in parts), "parts": tuple(parts)}
+    return {"reason": _joined(parts, str), "parts": tuple(parts)}
 
 
 @dataclass(frozen=True, slots=True)
