@@ -103,3 +103,9 @@ def data_root_or_none(explicit: str | Path | None = None, *, start: str | Path |
         return resolve_data_root(explicit, start=start)
     except DataRootError:
         return None
+
+
+def chosen_data_root(explicit: str | Path | None = None) -> Path | None:
+    """The data root a command uses: one named (flag or ``$AUDITFLOW_DATA_ROOT``) must exist; without
+    one, the defaults, and None when none of them does."""
+    return resolve_data_root(explicit) if explicit or os.environ.get(ENV_VAR) else data_root_or_none()

@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -37,6 +36,7 @@ from _common import REPO, load_average, machine_line, markdown_table
 
 import make_mutation_batch  # noqa: E402  (benchmarks/ is this script's folder)
 from auditflow.dataroot import resolve_data_root  # noqa: E402
+from auditflow.llm.serve import free_port  # noqa: E402
 
 BIN = Path(sys.executable).parent
 
@@ -115,12 +115,6 @@ def run_batch(batch: Path, out: Path, extra: list[str], env: dict, roots_extra: 
         "workers": sorted({r["worker"] for r in rows}), "peak_rss_mib": [round(x) for x in mem.workers_mib()],
         "load_before": load0, "load_after": load_average(), "summary": err.strip().splitlines()[-4:],
     }
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def recipe_cluster(env: dict, cwd: Path) -> tuple[str, list[subprocess.Popen]]:

@@ -24,22 +24,13 @@ import shutil
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from _common import filing_dirs  # also puts the repository root on sys.path
 
 from auditflow.dataroot import resolve_data_root  # noqa: E402
 from auditflow.graphs.environment import build_environment  # noqa: E402
 from auditflow.mutations import Mutation, exact_duplicates, perturb, sign_flip_targets  # noqa: E402
 from auditflow.xbrl.loader import plain_decimal  # noqa: E402
 from auditflow.xbrl.model import Fact  # noqa: E402
-
-FOLDERS = ("filings", "filings-rolled")
-
-
-def real_filings(data_root: Path) -> list[Path]:
-    return [p for sub in FOLDERS for p in sorted((data_root / sub).iterdir()) if p.is_dir()]
-
 
 def mutations_for(folder: Path, data_root: Path, rng: random.Random, want: int) -> list[tuple[Mutation, list[Fact]]]:
     """Up to ``want`` mutations of the filing in ``folder`` (each with the facts it changes), seeded."""
@@ -84,7 +75,7 @@ def write_mutated(text: str, mutation: Mutation, group: list[Fact]) -> str:
 def make(out: Path, count: int, seed: int, data_root: Path) -> list[str]:
     out.mkdir(parents=True, exist_ok=True)
     bases = out / ".bases"
-    originals = real_filings(data_root)
+    originals = filing_dirs(data_root, None)
     rows = []
     for i, src in enumerate(originals):  # the real filings themselves, unmutated
         base = bases / src.name

@@ -49,7 +49,7 @@ def header(outcome: CaseOutcome, *, file: str, settings: Settings) -> list[str]:
     lines += [f"  filing : {c.filing}" + (f"  (inject: {inject})" if inject else ""),
               f"  query  : {c.query}" + (f", rule hint {c.query.rule_hint}" if c.query.rule_hint else ""),
               f"  run    : model {run.model}, config {run.config}, record mode {run.record_mode}",
-              (f"  label  : none: an input error of the case, not scored (not in Joint ACC or any rate)"
+              ("  label  : none: an input error of the case, not scored (not in Joint ACC or any rate)"
                if outcome.input_error else
                f"  label  : {j.label} ({LABELS[j.label]}), verdict {'right' if j.verdict_right else 'wrong'}")]
     return lines

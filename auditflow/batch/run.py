@@ -60,7 +60,6 @@ class BatchOptions:
     taxonomies: tuple[str, ...] = ()
     load_taxonomy: bool = True
     progress: bool = True
-    exit_zero: bool = False
 
 
 @dataclass

@@ -13,7 +13,6 @@ import socket
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from auditflow.graphs.factory import EnvironmentFactory
@@ -95,13 +94,12 @@ _LOCK = threading.Lock()
 
 def worker_factory(spec: TaskSpec) -> EnvironmentFactory:
     """This process's factory for ``spec``'s data root, built on the first task that needs it."""
-    from auditflow.dataroot import data_root_or_none, resolve_data_root
+    from auditflow.dataroot import ENV_VAR, chosen_data_root
 
-    key = (spec.data_root, spec.taxonomies, spec.load_taxonomy, os.environ.get("AUDITFLOW_DATA_ROOT"))
+    key = (spec.data_root, spec.taxonomies, spec.load_taxonomy, os.environ.get(ENV_VAR))
     with _LOCK:
         if key not in _FACTORIES:
-            root = resolve_data_root(spec.data_root) if spec.data_root or key[3] else data_root_or_none()
-            _FACTORIES[key] = EnvironmentFactory(root, taxonomies=[Path(t) for t in spec.taxonomies],
+            _FACTORIES[key] = EnvironmentFactory(chosen_data_root(spec.data_root), taxonomies=spec.taxonomies,
                                                  load_taxonomy=spec.load_taxonomy, taxonomy_graph=False)
         return _FACTORIES[key]
 

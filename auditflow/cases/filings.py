@@ -35,10 +35,8 @@ def case_environment(case: AuditCase, *, data_root: Path | None, rootdir: Path |
     from auditflow.cases.inject import injected_environment
 
     try:
-        path = resolve_filing(case.filing, case_dir=case.file.parent, data_root=data_root, rootdir=rootdir)
-    except CaseInputError as exc:
-        if exc.file is not None:
-            raise
+        path = factory.resolve_filing(case.filing, case_dir=case.file.parent, data_root=data_root, rootdir=rootdir)
+    except FilingError as exc:
         raise CaseInputError(str(exc), file=case.where, line=case.line) from None
     env = shared_environment(path)
     return injected_environment(env, case, data_root=data_root) if case.inject else env

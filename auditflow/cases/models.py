@@ -38,10 +38,8 @@ def make_models(spec: str, *, cache_dir: Path | None, record_mode: str, case_id:
     except ImportError:
         make_model_factory = None
     if make_model_factory is not None:
-        if repeat:
-            return make_model_factory(spec, cache_dir=cache_dir, record_mode=record_mode, case_id=case_id, stats=stats,
-                                      repeat=repeat)
-        return make_model_factory(spec, cache_dir=cache_dir, record_mode=record_mode, case_id=case_id, stats=stats)
+        return make_model_factory(spec, cache_dir=cache_dir, record_mode=record_mode, case_id=case_id, stats=stats,
+                                  repeat=repeat)
     raise ModelSpecError(
         f"model spec {spec!r} needs the LLM layer (auditflow.llm.make_model_factory), which this install does "
         f"not provide yet; use --auditflow-model {POLICY} (the deterministic planner), or provide models through "

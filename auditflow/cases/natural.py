@@ -185,7 +185,9 @@ def as_natural_questions(cases: list[GeneratedCase], seed: int) -> list[Generate
         rng = random.Random(f"{seed}:natural:{case.id}")
         q = case.query
         ctx = ToolContext(case.filing.env)
-        cal = calendars.setdefault(case.filing.name, fiscal_calendar(case.filing.env.filing))
+        if case.filing.name not in calendars:  # worked out once per filing (setdefault would scan every time)
+            calendars[case.filing.name] = fiscal_calendar(case.filing.env.filing)
+        cal = calendars[case.filing.name]
         text, how = natural_question(ctx, q, case.filing.name, cal, rng)
         fact = FactSelector(q.concept, q.period, q.dimensions)
         tags = tuple(dict.fromkeys((*case.tags, "query_natural", *how, *distractor_tags(ctx, q))))

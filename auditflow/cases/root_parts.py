@@ -14,6 +14,7 @@ by the command line's ``check``, not by cases, so it is only mentioned.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -41,9 +42,14 @@ class MissingPart:
 
 def names_filing(case: AuditCase) -> bool:
     """Whether the case names its filing by a data-root name or accession rather than a path that exists
-    (the same order as :func:`auditflow.graphs.factory.resolve_filing`)."""
-    p = Path(case.filing).expanduser()
-    return not (p if p.is_absolute() else case.file.parent / p).exists()
+    (the same order as :func:`auditflow.graphs.factory.resolve_filing`). Like that resolver it judges the
+    path as written first: one that leads outside the case's folder is never looked up on the disk (it
+    is refused when the case runs), and ``~`` is not expanded."""
+    p = Path(case.filing)
+    candidate = p if p.is_absolute() else case.file.parent / p
+    if not Path(os.path.normpath(os.path.abspath(candidate))).is_relative_to(os.path.abspath(case.file.parent)):
+        return False
+    return not candidate.exists()
 
 
 def missing_parts(root: Path, *, cases: Iterable[AuditCase] | None = None, judge: bool = False) -> list[MissingPart]:

@@ -23,6 +23,7 @@ from auditflow.agents.audit import run_audit
 from auditflow.dataroot import resolve_data_root
 from auditflow.agents.profile import load_profile
 from auditflow.env.query import AuditQuery, QueryError, parse_dims
+from auditflow.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_UNVERIFIED
 from auditflow.graphs.factory import locate_filing, shared_environment
 
 
@@ -105,7 +106,7 @@ def _audit(args, models, stats, *, data_root) -> int:
 
 # decision -> exit code, as ``check`` does for findings (``auditflow audit --help``, README "Commands");
 # errors exit 2 from auditflow.cli.main
-EXIT_CODES = {"consistent": 0, "violation": 1, "unable_to_verify": 3}
+EXIT_CODES = {"consistent": EXIT_OK, "violation": EXIT_FINDINGS, "unable_to_verify": EXIT_UNVERIFIED}
 
 
 def exit_code(decision: str) -> int:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from auditflow.batch.task import check_filing
 from auditflow.cli.context import data_root_of, environment_factory
+from auditflow.cli.exits import EXIT_FINDINGS, EXIT_OK
 from auditflow.cli.gc_policy import set_aside
 from auditflow.errors import InputError
 from auditflow.rules import registry
@@ -18,7 +19,6 @@ from auditflow.rules.runner import CheckReport, parse_rules
 if TYPE_CHECKING:
     from rich.console import Console
 
-EXIT_OK, EXIT_FINDINGS = 0, 1
 NUMBER_COLS = ("reported", "expected", "difference")
 
 
@@ -112,14 +112,12 @@ def run_batch_cmd(args, rules: tuple[str, ...]) -> int:
         sources=tuple(args.filings), out=Path(args.out).expanduser(), rules=tuple(rules), fmt=fmt,
         workers=args.workers, scheduler=args.scheduler, resume=args.resume, timeout=args.timeout_per_filing,
         data_root=data_root_of(args), explicit_data_root=args.data_root, taxonomies=tuple(args.taxonomy or ()),
-        load_taxonomy=not args.no_taxonomy, progress=not args.no_progress, exit_zero=args.exit_zero)
+        load_taxonomy=not args.no_taxonomy, progress=not args.no_progress)
     return run_batch(opts).exit_code(args.exit_zero)
 
 
 def list_rules(rules: tuple[str, ...], fmt: str) -> int:
     """``--list-rules``: the registry's own description of each rule, so no document lists them by hand."""
-    from auditflow.rules import registry
-
     rows = [{"rule": spec.name, "title": spec.title, "needs": sorted(n.value for n in spec.needs),
              "auditors": spec.agent_tool.name if spec.agent_tool else None, "doc": spec.doc}
             for spec in (registry.get(r) for r in rules)]

@@ -6,17 +6,15 @@ cases and batch checks alike; this module only turns ``--data-root``, ``--taxono
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from auditflow.dataroot import ENV_VAR, data_root_or_none, resolve_data_root
+from auditflow.dataroot import chosen_data_root
 from auditflow.graphs.factory import EnvironmentFactory
 
 
 def data_root_of(args) -> Path | None:
     """An explicitly named data root (flag or environment) must exist; only the defaults are optional."""
-    explicit = args.data_root or os.environ.get(ENV_VAR)
-    return resolve_data_root(args.data_root) if explicit else data_root_or_none()
+    return chosen_data_root(args.data_root)
 
 
 def environment_factory(args, *, taxonomy_graph: bool = True, filing_graph: bool = False) -> EnvironmentFactory:

@@ -6,11 +6,10 @@ import importlib
 import sys
 
 from auditflow import __version__
+from auditflow.cli.exits import EXIT_ERROR
 from auditflow.cli.gc_policy import ONE_SHOT, one_shot_gc
 from auditflow.errors import AuditflowError
 
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-EXIT_UNVERIFIED = 3  # audit only: the auditors could not verify the fact (no checker applied)
 
 # The exit codes each command documents in its --help (and the README's "Commands" section).
 CHECK_EPILOG = """exit codes:

@@ -9,13 +9,13 @@ import os
 import re
 import shlex
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from auditflow.llm.serve import free_port
 from tests.batch.conftest import REPO, batch_findings, cli_env
 
 pytest.importorskip("distributed", reason="needs the batch extra: pip install 'pytest-auditflow[batch]'")
@@ -40,12 +40,6 @@ def split(line: str, port: int, data_root: Path) -> tuple[dict[str, str], list[s
         k, _, v = words.pop(0).partition("=")
         env[k] = v
     return env, words
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def bin_of(name: str) -> str:

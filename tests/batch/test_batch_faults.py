@@ -16,7 +16,8 @@ import pytest
 from auditflow.batch.task import TaskSpec, check_task
 from auditflow.rules.runner import RULES
 from tests.batch.conftest import REPO, auditflow, cli_env
-from tests.batch.test_batch_cluster import bin_of, free_port, wait_for_workers
+from auditflow.llm.serve import free_port
+from tests.batch.test_batch_cluster import bin_of, wait_for_workers
 
 distributed = pytest.importorskip("distributed", reason="needs the batch extra: pip install 'pytest-auditflow[batch]'")
 

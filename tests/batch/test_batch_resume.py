@@ -4,6 +4,7 @@ not recorded yet. Also the results file's own guarantees: a torn last line is cu
 results is not appended to without --resume."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -18,13 +19,12 @@ from auditflow.batch.task import FilingRecord
 from auditflow.errors import InputError
 from tests.batch.conftest import REPO, auditflow, batch_findings, cli_env, real_filings
 
-pytest.importorskip("distributed", reason="needs the batch extra: pip install 'pytest-auditflow[batch]'")
-
-
 def _hashes(path) -> list[str]:
     return [json.loads(x)["sha256"] for x in path.read_text().splitlines()]
 
 
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                    reason="needs the batch extra: pip install 'pytest-auditflow[batch]'")
 def test_kill_9_of_the_client_then_resume(tmp_path, data_root, serial_findings):
     out = tmp_path / "results.jsonl"
     args = ["check", "--batch", str(data_root / "filings"), str(data_root / "filings-rolled"), "--workers", "2",
