@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from auditflow.env.envcache import memo
-from auditflow.env.names import names, resolve_concept
+from auditflow.env.names import names, resolve_concept, role_short
 from auditflow.env.tool_base import CONCEPT_ARG, MAX_CLOSE_MATCHES, Tool, ToolContext, ToolError, object_schema
 from auditflow.xbrl.qname import QName
 
@@ -93,7 +93,7 @@ def member_labels(env) -> list[MemberLabel]:
                 texts.setdefault(_SUFFIX.sub("", text), (_ROLE_RANK.get(role, 4), f"the filer's {role}"))
             if tx is not None:
                 for role_uri, text in sorted(tx.labels(env.bridges.get(member, member)).items()):
-                    role = role_uri.rstrip("/").rsplit("/", 1)[-1]
+                    role = role_short(role_uri)
                     if role != "documentation":
                         texts.setdefault(_SUFFIX.sub("", text), (5 + _ROLE_RANK.get(role, 4), f"the taxonomy's {role}"))
             texts.setdefault(_name_words(member.local), (10, "its name"))

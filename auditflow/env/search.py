@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from auditflow.env.envcache import memo
-from auditflow.env.names import names
+from auditflow.env.names import names, role_short
 from auditflow.env.phrases import parse_period_phrase
 from auditflow.env.shorthand import COMPANY_SUFFIXES, FILLER, SHORTHAND
 from auditflow.env.tool_base import ToolContext
@@ -207,10 +207,6 @@ def member_phrases(env: AuditEnvironment) -> tuple[str, ...]:
 
 
 # -- the index -----------------------------------------------------------------------------------------
-def _role_name(role: str) -> str:
-    return role.rstrip("/").rsplit("/", 1)[-1]
-
-
 def _statement_concepts(env: AuditEnvironment) -> frozenset[QName]:
     """Concepts a face statement presents (its presentation tree; parentheticals left out)."""
     roles = {r for r in env.statement_roles() if "parenthetical" not in env.role_definition(r).lower()}
@@ -227,7 +223,7 @@ def _documents(env: AuditEnvironment) -> tuple[list[_Doc], list[_Doc]]:
     n = names(env)
     filer_docs: dict[QName, list[str]] = {}
     for lab in env.filing.labels:
-        if _role_name(lab.role) == "documentation" and lab.lang.lower().startswith("en"):
+        if role_short(lab.role) == "documentation" and lab.lang.lower().startswith("en"):
             filer_docs.setdefault(lab.concept, []).append(lab.text)
     labels: list[_Doc] = []
     documentation: list[_Doc] = []
@@ -245,7 +241,7 @@ def _documents(env: AuditEnvironment) -> tuple[list[_Doc], list[_Doc]]:
             add(role, text)
         if tx is not None:
             for uri, text in sorted(tx.labels(env.bridges.get(q, q)).items()):
-                role = _role_name(uri)
+                role = role_short(uri)
                 add("documentation" if role == "documentation" else f"taxonomy {role}", text,
                     documentation if role == "documentation" else labels)
         add("name", name_words(q.local))
