@@ -26,7 +26,7 @@ import functools
 import importlib
 import pkgutil
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
@@ -69,6 +69,13 @@ class Drawing(str, enum.Enum):
     EVIDENCE = "evidence"  # the finding's evidence facts as a table
 
 
+class Level(str, enum.Enum):
+    """The level DQC gives a rule's messages (Arelle's DQC plugin logs them as ERROR or WARNING)."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
 DEFAULT_FIX_HINT = "See the DQC message: it names the facts and the relationship to correct."
 
 
@@ -91,6 +98,12 @@ class RuleSpec:
     drawing: Drawing = Drawing.EVIDENCE
     # The categories a not-applicable record's reason starts with (docs/rules/DQC_US_NNNN.md says each).
     not_applicable: tuple[str, ...] = ()
+    # The level of the rule's messages as DQC assigns it; ``levels`` overrides it per code.
+    level: Level = Level.ERROR
+    levels: Mapping[str, Level] = field(default_factory=dict)
+    # Why the rule cannot run on our material (e.g. "needs the US-GAAP element schema (balance types)");
+    # empty when it runs. A rule with a reason stays registered, is listed, and is reported as not run.
+    cannot_run: str = ""
     doc: str = ""  # filled by register(): docs/rules/DQC_US_NNNN.md
     module: str = ""
 
@@ -117,6 +130,10 @@ class RuleSpec:
     def fix(self, *, concept: str, reported: str, expected: str, axis: str) -> str:
         """The fix hint for one finding, filled in."""
         return self.fix_hint.format(concept=concept, reported=reported, expected=expected, axis=axis)
+
+    def level_of(self, code: str) -> Level:
+        """The level of one message code (``levels`` first, then the rule's ``level``)."""
+        return self.levels.get(code, self.level)
 
     def template(self, code: str) -> str:
         """The message template of ``code``; 0015's codes carry the concept's element id, so a code
