@@ -1,0 +1,54 @@
+"""Real filings of the data root, edited in memory, for the rule tests that mutate a real filing.
+
+A test loads a filing (``filings/<name>`` or ``filings-rolled/<name>``) through the filing cache,
+makes a copy with some facts dropped, changed or added, or with the document type changed, and runs
+one rule on it. The loaded filing is never changed in place (the cache may hand it to other tests).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Iterable
+
+from auditflow.graphs.environment import build_environment
+from auditflow.rules import registry
+from auditflow.rules.resources import Resources
+from auditflow.xbrl.filing import Filing
+from auditflow.xbrl.model import Fact
+
+
+def load(data_root: Path, name: str) -> Filing:
+    """The filing folder ``name`` under filings/ or filings-rolled/."""
+    for sub in ("filings", "filings-rolled"):
+        if (data_root / sub / name).is_dir():
+            return build_environment(data_root / sub / name).filing
+    raise FileNotFoundError(f"no filing {name} under {data_root}")
+
+
+def edited(filing: Filing, *, drop: Callable[[Fact], bool] = lambda f: False,
+           change: Callable[[Fact], Fact] = lambda f: f, add: Iterable[Fact] = ()) -> Filing:
+    """A copy of ``filing`` whose facts are those not dropped, each passed through ``change``, then ``add``."""
+    out = copy.copy(filing)  # shallow: keeps a deferred label reader without reading the labels
+    facts = [change(f) for f in filing.facts if not drop(f)]
+    start = max((f.index for f in facts), default=0) + 1
+    out.facts = facts + [replace(f, index=start + n) for n, f in enumerate(add)]
+    return out
+
+
+def with_document_type(filing: Filing, value: str) -> Filing:
+    """A copy whose dei:DocumentType facts say ``value``."""
+    return edited(filing, change=lambda f: replace(f, value=value)
+                  if f.concept.local == "DocumentType" and f.concept.namespace.startswith("http://xbrl.sec.gov/dei/") else f)
+
+
+def concept_is(local: str) -> Callable[[Fact], bool]:
+    return lambda f: f.concept.local == local
+
+
+def run_rule(rule: str, filing: Filing, data_root: Path):
+    return registry.get(rule).run(build_environment(filing), Resources(data_root))
+
+
+def codes(result) -> list[str]:
+    return [f.code for f in result.findings]
