@@ -4,7 +4,8 @@ Accounting identities between facts of the same context (entity, period, dimensi
 Assets = LiabilitiesAndStockholdersEquity (16) and eleven "total = sum of parts" identities
 (9280-9291). The comparison is
 DQC's rounded one (every part must be reported, except where 9283 says otherwise), ``|round(total, t) - round(sum, t)| > 2 * 10^-t`` with t the smallest decimals
-of the facts involved (capped at 5 for the "comp" identities, see the doc).
+of the facts involved (capped at 5 for the "comp" identities, see the doc). 9283 adds what DQC's 2026 source
+adds: temporary equity only as the single "including NCI" concept, and t from the facts its source lists.
 """
 from __future__ import annotations
 
@@ -67,7 +68,10 @@ IDENTITIES: tuple[Identity, ...] = (
 CODE_LSE = "DQC.US.0004.9283"
 CODE_CI_CALC = "DQC.US.0004.9285"
 TEMP_EQUITY = "TemporaryEquityCarryingAmountIncludingPortionAttributableToNoncontrollingInterests"
-TEMP_EQUITY_PARTS = ("TemporaryEquityCarryingAmountAttributableToParent", "RedeemableNoncontrollingInterestEquityCarryingAmount")
+# The facts whose smallest decimals set 9283's tolerance, as DQC's source lists them: the total and every
+# equity and liabilities concept it may use (reported or not in the sum), never the temporary equity.
+LSE_DECIMALS = ("LiabilitiesAndStockholdersEquity", "StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest",
+                "StockholdersEquity", "MinorityInterest", "Liabilities", "LiabilitiesCurrent", "LiabilitiesNoncurrent")
 
 _SUM = (
     "{concept} with a value of {value} is not equal to the combined total of {parts} ({addends}) with a value of "
@@ -144,8 +148,12 @@ def _check(c: Collector, facts: _Facts, ident: Identity, weights: dict | None = 
                addends=" + ".join(f"{p} {dec_display(hit[1])}" for p, hit in used))
 
 
-def _judge(c: Collector, code: str, total, value: Decimal, computed: Decimal, used: list, capped: bool, **args) -> None:
-    t = min_decimals([total, *used], cap=CAP) if capped else min_decimals([total, *used])
+def _judge(c: Collector, code: str, total, value: Decimal, computed: Decimal, used: list, capped: bool,
+           decimals_of: list | None = None, **args) -> None:
+    """Record ``total`` against ``computed``; t is the smallest decimals of ``decimals_of`` (the total and
+    ``used`` when not given)."""
+    of = [total, *used] if decimals_of is None else decimals_of
+    t = min_decimals(of, cap=CAP) if capped else min_decimals(of)
     is_error, allowed = differs(value, computed, t, K)
     if not is_error:
         c.consistent(total)
@@ -156,7 +164,8 @@ def _judge(c: Collector, code: str, total, value: Decimal, computed: Decimal, us
 
 def _check_lse(c: Collector, facts: _Facts) -> None:
     """9283: LiabilitiesAndStockholdersEquity = equity (incl. NCI, else parent + NCI) + liabilities (total, else
-    current + noncurrent) + temporary equity (incl. NCI), skipped without equity or liabilities."""
+    current + noncurrent) + temporary equity (incl. NCI, when reported), skipped without equity or liabilities.
+    The tolerance's decimals come from LSE_DECIMALS, as in DQC's source (docs/rules/DQC_US_0004.md)."""
     for key, (total, value, _ctx) in facts.of("LiabilitiesAndStockholdersEquity").items():
         parts: list[tuple[str, tuple]] = []
         equity = facts.of("StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest").get(key)
@@ -176,20 +185,13 @@ def _check_lse(c: Collector, facts: _Facts) -> None:
             if any(h is None for _, h in split):
                 continue  # both must be present
             parts += split
-        parts += _temporary_equity(facts, key)
+        if (temp := facts.of(TEMP_EQUITY).get(key)) is not None:
+            parts.append((TEMP_EQUITY, temp))
         computed = sum((h[1] for _, h in parts), Decimal(0))
-        _judge(c, CODE_LSE, total, value, computed, [h[0] for _, h in parts], True,
+        listed = [hit[0] for name in LSE_DECIMALS if (hit := facts.of(name).get(key)) is not None]
+        _judge(c, CODE_LSE, total, value, computed, [h[0] for _, h in parts], True, decimals_of=listed,
                parts="stockholders' equity, liabilities and temporary equity",
                addends=" + ".join(f"{p} {dec_display(h[1])}" for p, h in parts))
-
-
-def _temporary_equity(facts: _Facts, key) -> list[tuple[str, tuple]]:
-    """9283's temporary equity: the total including NCI when reported, else the parent's part plus the
-    redeemable NCI (whichever are reported), else nothing (docs/rules/DQC_US_0004.md says why the chain)."""
-    if (temp := facts.of(TEMP_EQUITY).get(key)) is not None:
-        return [(TEMP_EQUITY, temp)]
-    split = [(p, facts.of(p).get(key)) for p in TEMP_EQUITY_PARTS]
-    return [(p, h) for p, h in split if h is not None]
 
 
 SPEC = register(RuleSpec(
