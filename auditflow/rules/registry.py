@@ -131,6 +131,13 @@ class RuleSpec:
         """The fix hint for one finding, filled in."""
         return self.fix_hint.format(concept=concept, reported=reported, expected=expected, axis=axis)
 
+    @property
+    def version_text(self) -> str:
+        """The rule version as every output words it (``--list-rules``, the log; docs/check-log.md): a
+        bare ruleset number becomes ``DQC 29.0.0RC2``; a version the rule words itself is kept."""
+        version = self.version.strip()
+        return f"DQC {version}" if version[:1].isdigit() else version
+
     def level_of(self, code: str) -> Level:
         """The level of one message code (``levels`` first, then the rule's ``level``)."""
         return self.levels.get(code, self.level)
