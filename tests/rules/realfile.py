@@ -16,6 +16,7 @@ from auditflow.rules import registry
 from auditflow.rules.resources import Resources
 from auditflow.xbrl.filing import Filing
 from auditflow.xbrl.model import Fact
+from auditflow.xbrl.qname import QName
 
 
 def load(data_root: Path, name: str) -> Filing:
@@ -40,6 +41,24 @@ def with_document_type(filing: Filing, value: str) -> Filing:
     """A copy whose dei:DocumentType facts say ``value``."""
     return edited(filing, change=lambda f: replace(f, value=value)
                   if f.concept.local == "DocumentType" and f.concept.namespace.startswith("http://xbrl.sec.gov/dei/") else f)
+
+
+def with_dimension(filing: Filing, which: Callable[[Fact], bool], axis: QName, member) -> Filing:
+    """A copy where the facts ``which`` selects move to copies of their contexts with ``axis`` = ``member``
+    added (replacing that axis if the context had it)."""
+    out = edited(filing)
+    out.contexts = dict(filing.contexts)
+    moved: dict[str, str] = {}
+    for f in filing.facts:
+        if which(f) and f.context_id not in moved:
+            ctx = filing.contexts[f.context_id]
+            dims = tuple(sorted([(a, m) for a, m in ctx.dimensions if a != axis] + [(axis, member)],
+                                key=lambda am: am[0].clark()))
+            new_id = f"{ctx.id}-{axis.local}"
+            out.contexts[new_id] = replace(ctx, id=new_id, dimensions=dims)
+            moved[f.context_id] = new_id
+    out.facts = [replace(f, context_id=moved[f.context_id]) if which(f) else f for f in out.facts]
+    return out
 
 
 def concept_is(local: str) -> Callable[[Fact], bool]:
