@@ -46,15 +46,24 @@ def with_document_type(filing: Filing, value: str) -> Filing:
 def with_dimension(filing: Filing, which: Callable[[Fact], bool], axis: QName, member) -> Filing:
     """A copy where the facts ``which`` selects move to copies of their contexts with ``axis`` = ``member``
     added (replacing that axis if the context had it)."""
+    return _recontext(filing, which, lambda dims: [(a, m) for a, m in dims if a != axis] + [(axis, member)],
+                      axis.local)
+
+
+def without_dimensions(filing: Filing, which: Callable[[Fact], bool]) -> Filing:
+    """A copy where the facts ``which`` selects move to copies of their contexts without dimensions."""
+    return _recontext(filing, which, lambda dims: [], "nodims")
+
+
+def _recontext(filing: Filing, which: Callable[[Fact], bool], new_dims: Callable[[tuple], list], tag: str) -> Filing:
     out = edited(filing)
     out.contexts = dict(filing.contexts)
     moved: dict[str, str] = {}
     for f in filing.facts:
         if which(f) and f.context_id not in moved:
             ctx = filing.contexts[f.context_id]
-            dims = tuple(sorted([(a, m) for a, m in ctx.dimensions if a != axis] + [(axis, member)],
-                                key=lambda am: am[0].clark()))
-            new_id = f"{ctx.id}-{axis.local}"
+            dims = tuple(sorted(new_dims(ctx.dimensions), key=lambda am: am[0].clark()))
+            new_id = f"{ctx.id}-{tag}"
             out.contexts[new_id] = replace(ctx, id=new_id, dimensions=dims)
             moved[f.context_id] = new_id
     out.facts = [replace(f, context_id=moved[f.context_id]) if which(f) else f for f in out.facts]
