@@ -2,7 +2,9 @@
 
 A user gives a folder, a zip, an instance or an inline document. A folder may hold both the inline
 original and the SEC-extracted ``_htm.xml`` instance of the same filing: we read the inline original,
-since it is what the filer signed, and say so.
+since it is what the filer signed, and say so. Every inline document of a folder or zip is read, as
+one Inline XBRL document set (the main document and its exhibits); an HTML file that tags nothing is
+not part of it (docs/inline-document-sets.md).
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from auditflow.xbrl.source import PackageSource
 _INLINE_NS = b"http://www.xbrl.org/2013/inlineXBRL"
 _XBRL_ROOT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?xbrl[\s>]")
 _LINKBASE_ROOT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(linkbase|schema)[\s>]")
+_IX_PREFIX = re.compile(rb"xmlns:([A-Za-z_][\w.-]*)\s*=\s*[\"']" + re.escape(_INLINE_NS) + rb"[\"']")
+_IX_DEFAULT = re.compile(rb"xmlns\s*=\s*[\"']" + re.escape(_INLINE_NS) + rb"[\"']")
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,17 @@ def sniff(data: bytes, size: int = 8192) -> str | None:
     return None
 
 
+def tags_inline_xbrl(data: bytes) -> bool:
+    """Whether a document sniffed as inline holds any ``ix:`` element (a fact, a header...): an exhibit
+    made from the filing's template may declare the namespace and tag nothing. Read from the bytes, so a
+    skipped exhibit is never parsed; a document binding the namespace as its default counts as tagging."""
+    if data[:1] in (b"\x00", b"\xff", b"\xfe") or data[1:2] == b"\x00":
+        data = as_utf8(data)
+    if _IX_DEFAULT.search(data):
+        return True
+    return any(b"<" + prefix + b":" in data for prefix in set(_IX_PREFIX.findall(data)))
+
+
 def find_entry_documents(src: PackageSource) -> EntryDocuments:
     """The documents to read as facts.
 
@@ -61,7 +76,7 @@ def find_entry_documents(src: PackageSource) -> EntryDocuments:
                 path=str(src.root),
             )
         return EntryDocuments(kind, (name,), contents=(data,))
-    inline, instances = [], []
+    inline, instances, untagged = [], [], []
     read: dict[str, bytes] = {}
     for loc in src.list():
         low = loc.lower()
@@ -70,18 +85,24 @@ def find_entry_documents(src: PackageSource) -> EntryDocuments:
         if low.endswith((".htm", ".html", ".xhtml")):
             data = src.read(loc)
             if sniff(data, 16384) == "inline":
-                inline.append(loc)
-                read[loc] = data
+                if tags_inline_xbrl(data):
+                    inline.append(loc)
+                    read[loc] = data
+                else:
+                    untagged.append(loc)
         elif low.endswith(".xml") and not re.search(r"_(cal|def|pre|lab|ref)\.xml$", low):
             data = src.read(loc)
             if sniff(data) == "instance":
                 instances.append(loc)
                 read[loc] = data
     if inline:
-        note = None
+        notes = []
         if instances:
-            note = f"read the inline document(s) {', '.join(inline)}; ignored the extracted instance(s) {', '.join(instances)}"
-        return EntryDocuments("inline", tuple(inline), note, tuple(read[loc] for loc in inline))
+            notes.append(f"read the inline document(s) {', '.join(inline)}; ignored the extracted instance(s) {', '.join(instances)}")
+        if untagged:
+            notes.append(f"read the inline document set {', '.join(inline)}; left out {', '.join(untagged)}, which "
+                         "declare(s) Inline XBRL but tag(s) nothing")
+        return EntryDocuments("inline", tuple(inline), "; ".join(notes) or None, tuple(read[loc] for loc in inline))
     if len(instances) == 1:
         return EntryDocuments("instance", tuple(instances), contents=(read[instances[0]],))
     if instances:

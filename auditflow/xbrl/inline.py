@@ -95,22 +95,32 @@ def parse_inline(documents: list[Document], sources: dict[str, bytes] | None = N
     without their namespace in the documents (see :func:`_markup`).
 
     ``Fact.index`` runs across the whole set in document order, so a fact's key is stable for
-    a given set. Contexts, units and references from every ``ix:header`` are merged.
+    a given set. Contexts, units and references from every ``ix:header`` are merged into the one
+    instance (docs/inline-document-sets.md): an id the set defines in two documents breaks Inline
+    XBRL's rule that ids are unique across the set, and is read once with a warning when both say the
+    same, refused when they differ. Facts and references written for another target document (a
+    ``target`` attribute) are left out of this, the default target's instance, with a warning.
 
-    :raises MalformedXBRLError: when a context or unit is unusable (as for a plain instance).
+    :raises MalformedXBRLError: when a context or unit is unusable (as for a plain instance), or two
+        documents of the set define one context or unit id differently.
     """
     out = ParsedInstance(document=documents[0][0] if documents else "")
     names: dict[str, _Names] = {}
+    defined_in: dict[tuple[str, str], tuple[str, int | None]] = {}  # ("context"|"unit", id) -> document, line
     for name, root in documents:
         extra = (added or {}).get(name, {})
         for prefix, ns in {**extra, **root.nsmap}.items():  # as a repaired root lists them: the added first
             out.namespaces.setdefault(prefix or "", ns)
         names[name] = _Names(_MemberNames.for_document(root, (sources or {}).get(name), extra))
-        _read_header(root, name, out, names[name].members)
+        _read_header(root, name, out, names[name].members, defined_in)
     continuations = _continuations(documents, out)
     for name, root in documents:
         doc_names = names[name]
         for el in root.iter(_NON_FRACTION, _NON_NUMERIC, _FRACTION):
+            if el.get("target") is not None:
+                out.warnings.append(_warning("ix-target", el, name, f"written for the target document {el.get('target')!r}, "
+                                             "not the default one this instance is; fact left out"))
+                continue
             if el.tag == _FRACTION:
                 out.warnings.append(_warning("ix-fraction", el, name, "ix:fraction is not supported; fact skipped"))
                 continue
@@ -128,10 +138,18 @@ def _warning(code: str, el: etree._Element, document: str, message: str) -> Warn
     return Warning_(code=code, message=f"{what}: {message}", document=document, line=el.sourceline)
 
 
-def _read_header(root: etree._Element, name: str, out: ParsedInstance, members: _MemberNames | None = None) -> None:
+def _read_header(root: etree._Element, name: str, out: ParsedInstance, members: _MemberNames | None = None,
+                 defined_in: dict[tuple[str, str], tuple[str, int | None]] | None = None) -> None:
     """Collect references, contexts and units from every ``ix:references``/``ix:resources``
-    (explicit members named through ``members`` when given, see :func:`parse_context`)."""
+    (explicit members named through ``members`` when given, see :func:`parse_context`). ``defined_in``
+    remembers where each context and unit id of the set was defined, so that another document's
+    definition of the same id is judged by :func:`_define` (within one document, as in a plain
+    instance, the last definition is kept)."""
     for refs in root.iter(f"{{{IX}}}references"):
+        if refs.get("target") is not None:
+            out.warnings.append(_warning("ix-target", refs, name, f"references for the target document "
+                                         f"{refs.get('target')!r}, not the default one this instance is; left out"))
+            continue
         for el in refs:
             href = el.get(f"{{{XLINK}}}href")
             if href is None:
@@ -144,11 +162,45 @@ def _read_header(root: etree._Element, name: str, out: ParsedInstance, members: 
         for el in res:
             if el.tag == f"{{{XBRLI}}}context":
                 c = parse_context(el, name, members)
-                out.contexts[c.id] = c
+                if _define("context", c.id, c, out.contexts, name, el.sourceline, defined_in, out):
+                    out.contexts[c.id] = c
             elif el.tag == f"{{{XBRLI}}}unit":
                 # an undeclared iso4217 prefix is tolerated, with a warning
                 u = parse_unit(el, name, out.warnings, members.nsmap if members is not None else None)
-                out.units[u.id] = u
+                if _define("unit", u.id, u, out.units, name, el.sourceline, defined_in, out):
+                    out.units[u.id] = u
+
+
+def _define(kind: str, id_: str, item, known: dict, name: str, line: int | None,
+            defined_in: dict[tuple[str, str], tuple[str, int | None]] | None, out: ParsedInstance) -> bool:
+    """Whether ``item`` (a context or unit read from document ``name``) is to be stored under ``id_``.
+
+    Inline XBRL 1.1 wants every id unique across the document set. The same id defined by another
+    document of the set is, when both definitions say the same (a context's entity, period and
+    dimensions; a unit's measures), read once and warned about; when they differ, no reading of the
+    facts that refer to it could be right, and the load stops.
+
+    :raises MalformedXBRLError: the two documents define ``id_`` differently.
+    """
+    if defined_in is None:
+        return True
+    first = defined_in.setdefault((kind, id_), (name, line))
+    if first[0] == name:
+        return True
+    where = f"{first[0]}{f' line {first[1]}' if first[1] else ''}"
+    if _same(known[id_], item):
+        out.warnings.append(Warning_("ix-duplicate-id", f"{kind} {id_!r} is defined again, alike, after {where}; "
+                                     "ids must be unique across an inline document set; read once", name, line))
+        return False
+    raise MalformedXBRLError(f"{kind} {id_!r} is defined differently here and in {where}: ids must be unique across "
+                             "an inline document set, and the facts that refer to it cannot be read", path=name, line=line)
+
+
+def _same(a, b) -> bool:
+    """Two definitions of a context or unit say the same (a context's source line aside)."""
+    if hasattr(a, "period"):
+        return (a.entity_scheme, a.entity_id, a.period, a.dimensions) == (b.entity_scheme, b.entity_id, b.period, b.dimensions)
+    return a == b
 
 
 def _continuations(documents: list[Document], out: ParsedInstance) -> dict[str, etree._Element]:
