@@ -14,7 +14,7 @@ from auditflow.cli.gc_policy import set_aside
 from auditflow.errors import InputError
 from auditflow.rules import registry
 from auditflow.rules.finding import dec_display
-from auditflow.rules.runner import CheckReport, parse_rules
+from auditflow.rules.runner import NOT_RUN, CheckReport, parse_rules
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,7 +25,12 @@ NUMBER_COLS = ("reported", "expected", "difference")
 def run_check(args) -> int:
     rules = parse_rules(args.rules)
     if getattr(args, "list_rules", False):
-        return list_rules(rules, args.format)
+        if args.format not in ("table", "json"):
+            raise InputError(f"--list-rules prints a table or --format json, not --format {args.format}")
+        from auditflow.cli.rule_list import print_rules
+
+        print_rules(rules, args.format, data_root_of(args))
+        return EXIT_OK
     if args.xlsx and not Path(args.xlsx).expanduser().resolve().parent.is_dir():  # before minutes of checking
         raise InputError("cannot write the workpaper: its folder does not exist", path=args.xlsx)
     if getattr(args, "batch", False):
@@ -59,6 +64,8 @@ def run_check(args) -> int:
             if bar is not None:
                 bar.advance(task)
     if args.format == "log":
+        from auditflow.cli.check_log import render_log
+
         for r in reports:
             sys.stdout.write(render_log(r))
     elif args.format == "json":
@@ -116,30 +123,11 @@ def run_batch_cmd(args, rules: tuple[str, ...]) -> int:
     return run_batch(opts).exit_code(args.exit_zero)
 
 
-def list_rules(rules: tuple[str, ...], fmt: str) -> int:
-    """``--list-rules``: the registry's own description of each rule, so no document lists them by hand."""
-    rows = [{"rule": spec.name, "title": spec.title, "needs": sorted(n.value for n in spec.needs),
-             "auditors": spec.agent_tool.name if spec.agent_tool else None, "doc": spec.doc}
-            for spec in (registry.get(r) for r in rules)]
-    if fmt == "json":
-        print(json.dumps(rows, indent=2))
-        return EXIT_OK
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=f"{len(rows)} registered DQC rules")
-    for col in ("rule", "title", "reads", "auditors' tool"):
-        table.add_column(col)
-    for row in rows:
-        table.add_row(row["rule"], row["title"], ", ".join(row["needs"]), row["auditors"] or "")
-    Console().print(table)
-    return EXIT_OK
-
-
 def render_table(console: Console, report: CheckReport) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from auditflow.cli.check_log import where
     from auditflow.rules.registry import fix_for
 
     console.rule(f"[bold]{escape(report.filing)}")
@@ -147,14 +135,19 @@ def render_table(console: Console, report: CheckReport) -> None:
     for col in ("rule", "title", "findings", "consistent", "not applicable"):
         summary.add_column(col, justify="right" if col not in ("rule", "title") else "left")
     for rule, res in report.results.items():
+        if rule in report.not_run:
+            summary.add_row(f"DQC.US.{rule}", registry.get(rule).title, NOT_RUN, "", "")
+            continue
         summary.add_row(f"DQC.US.{rule}", registry.get(rule).title, str(len(res.findings)), str(res.consistent),
                         str(res.not_applicable))
     console.print(summary)
+    for rule, reason in report.not_run.items():
+        console.print(f"[yellow]DQC.US.{rule} {NOT_RUN}:[/yellow] {escape(reason)}")
     for rule, res in report.results.items():
         if not res.findings:
             continue
         t = Table(title=f"DQC.US.{rule} {escape(registry.get(rule).title)}: {len(res.findings)} finding(s)")
-        for col in ("code", "concept", "period", "dimensions", "reported", "expected", "difference"):
+        for col in ("code", "concept", "label", "period", "dimensions", "reported", "expected", "difference"):
             if col in NUMBER_COLS:  # never broken mid-digit: a narrow terminal folds the text columns instead
                 t.add_column(col, no_wrap=True, justify="right")
             else:
@@ -162,23 +155,15 @@ def render_table(console: Console, report: CheckReport) -> None:
         for f in res.findings:
             diff = f.reported - f.expected if f.reported is not None and f.expected is not None else None
             dims = ", ".join(f"{a}={m}" for a, m in f.dimensions)
-            t.add_row(f.code, str(f.concept), str(f.period), dims, _n(f.reported), _n(f.expected), _n(diff))
+            t.add_row(f.code, str(f.concept), f.label or "", str(f.period), dims, _n(f.reported), _n(f.expected),
+                      _n(diff))
         console.print(t)
         for f in res.findings:
-            console.print(f"[bold][{escape(f.code)}][/bold] {escape(f.message)}")
+            at = f" [dim]({escape(where(f.document, f.line, report.filing))})[/dim]" if f.document else ""
+            console.print(f"[bold]\\[{escape(f.severity.upper())}] \\[{escape(f.code)}][/bold] {escape(f.message)}{at}")
             console.print(f"  [green]what to fix:[/green] {escape(fix_for(f.to_json()))}")
     for w in report.to_json()["warnings"]:
         console.print(f"[yellow]warning[/yellow] {escape(w)}")
-
-
-def render_log(report: CheckReport) -> str:
-    """Arelle's log form, one line per finding grouped by rule: ``[DQC.US.0004.16] message - file``;
-    then the rules' warnings as ``[warning] text - file``."""
-    lines = [f"[{f.code}] {' '.join(f.message.split())} - {report.filing}"
-             for res in report.results.values() for f in res.findings]
-    lines += [f"[warning] {' '.join(str(w).split())} - {report.filing}"
-              for res in report.results.values() for w in res.warnings]
-    return "".join(line + "\n" for line in lines)
 
 
 def _n(d) -> str:

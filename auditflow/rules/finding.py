@@ -132,7 +132,13 @@ class Finding:
     message: str
     evidence: tuple[EvidenceItem, ...] = ()
     role: str | None = None  # statement role definition, when the rule is statement-based
-    severity: str = "error"
+    severity: str = "error"  # the rule's level of this code (RuleSpec.level_of), set by the runner
+    # Filled by the runner (auditflow.rules.runner.run_rules) for the filer's outputs (docs/check-log.md):
+    # the concept's standard label, and the document (relative to the filing's folder) and source line
+    # of the focus fact.
+    label: str | None = None
+    document: str | None = None
+    line: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return _sorted({
@@ -152,6 +158,9 @@ class Finding:
             "evidence": [e.to_json() for e in self.evidence],
             "role": self.role,
             "message": self.message,
+            "label": self.label,
+            "document": self.document,
+            "line": self.line,
         })
 
 

@@ -27,10 +27,11 @@ def test_rules_takes_ids_ranges_and_all(capsys, data_root):
 
 
 def test_log_format_is_arelle_style_one_line_per_finding(capsys, data_root):
+    """One line per finding, ``[LEVEL] [code] message (...) - document:line`` (docs/check-log.md)."""
     assert main(["check", str(SAMPLE), "--data-root", str(data_root), "--no-taxonomy", "--format", "log"]) == 1
-    lines = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("[warning]")]
-    assert [line.split("]", 1)[0] for line in lines] == ["[DQC.US.0015.2944", "[DQC.US.0126.9590"]
-    assert all(line.endswith(f" - {SAMPLE}") and "\n" not in line for line in lines)
+    lines = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("[WARNING]")]
+    assert [line.split("] ", 2)[1] for line in lines] == ["[DQC.US.0015.2944", "[DQC.US.0126.9590"]
+    assert all(line.startswith("[ERROR] ") and " - acme-20241231.htm:" in line for line in lines)
     assert "AccountsReceivableNetCurrent is reported as -12,500,000 USD" in lines[0]
 
 
