@@ -41,8 +41,34 @@ def workbook_bytes(wb: Workbook) -> bytes:
     return out.getvalue()
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it where the system says it (Linux), else by the
+    set-and-restore the C library offers."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def file_mode(path: Path) -> int:
+    """The permission bits ``open(path, "w")`` would leave: those of the file it replaces, else
+    0o666 less the umask. A temporary file is created 0o600, so without this a workbook came out
+    readable by its owner alone, unlike the HTML report or a redirected JSON report beside it."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_umask()
+
+
 def save_workbook(wb: Workbook, path: str | Path) -> None:
-    """Write ``wb`` to ``path`` atomically: a temporary file in the same folder, then a rename.
+    """Write ``wb`` to ``path`` atomically: a temporary file in the same folder, then a rename, with
+    the file mode an ordinary write would give it (:func:`file_mode`).
     Raises ``OSError`` as ``open`` would (a missing folder, no permission)."""
     path = Path(path)
     data = workbook_bytes(wb)
@@ -50,6 +76,8 @@ def save_workbook(wb: Workbook, path: str | Path) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+            if hasattr(os, "fchmod"):  # POSIX; elsewhere a new file has no such bits to set
+                os.fchmod(fh.fileno(), file_mode(path))
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -89,8 +89,10 @@ def test_check_writes_an_excel_workpaper(capsys, data_root, tmp_path):
     assert [n for n in wb.sheetnames if n != "Warnings"] == ["Summary", *with_findings]
     assert {"DQC.US.0015", "DQC.US.0126"} <= set(with_findings) and "DQC.US.0117" not in with_findings
     rows = list(wb["DQC.US.0126"].iter_rows(values_only=True))
-    assert rows[1][1] == "DQC.US.0126.9590" and rows[1][9] == 226150000 and rows[1][10] == 216150000
-    assert [r[1] for r in rows[2:5]] == ["evidence"] * 3
+    col = {name: i for i, name in enumerate(rows[0])}
+    assert (rows[1][col["code"]], rows[1][col["reported"]], rows[1][col["expected"]]) == (
+        "DQC.US.0126.9590", 226150000, 216150000)
+    assert [r[col["code"]] for r in rows[2:5]] == ["evidence"] * 3
 
 
 def test_check_table_output_names_the_findings(capsys, data_root):
