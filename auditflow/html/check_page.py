@@ -48,6 +48,12 @@ def _display_filing(source: str, facts: Mapping[str, Any]) -> str:
     return f"{parent}/{name}" if parent and parent not in ("filings", "filings-rolled") else name
 
 
+def _where(f: Mapping[str, Any]) -> str:
+    """``document:line`` of the finding's fact (as the log names it, docs/check-log.md), or empty."""
+    document, line = f.get("document") or "", f.get("line")
+    return f"{document}:{line}" if document and line else document
+
+
 def _finding(f: Mapping[str, Any], index: int, filing_anchor: str) -> dict[str, Any]:
     d = drawing_from_finding(f)
     rep, exp = number(f.get("reported")), number(f.get("expected"))
@@ -56,7 +62,8 @@ def _finding(f: Mapping[str, Any], index: int, filing_anchor: str) -> dict[str, 
                    if isinstance(period, Mapping) else str(period))
     dims = f.get("dimensions") or {}
     return {"anchor": f"{filing_anchor}-f{index}", "code": f.get("code", ""), "rule": f.get("rule", ""),
-            "concept": f.get("concept", ""), "period": period_text, "fact_id": f.get("fact_id") or "",
+            "concept": f.get("concept", ""), "label": f.get("label") or "", "period": period_text,
+            "fact_id": f.get("fact_id") or "", "where": _where(f),
             "dims": ", ".join(f"{a}={m}" for a, m in sorted(dims.items())) if isinstance(dims, Mapping) else str(dims),
             "unit": f.get("unit") or "", "decimals": "" if f.get("decimals") is None else str(f.get("decimals")),
             "reported": show(rep), "expected": show(exp),

@@ -328,3 +328,17 @@ def test_case_list_sorts_and_filters_in_chromium(suite, tmp_path: Path) -> None:
     assert dom.xpath('//table[@id="case-list"]//th[1]/@aria-sort') == ["descending"]
     ids = [r.xpath("string(td[1])").strip() for r in rows]
     assert ids == sorted(ids, reverse=True)
+
+
+def test_filer_report_shows_each_concepts_label_and_the_facts_place(check) -> None:
+    """Beside the QName, the concept's standard label; beside the fact id, its document and line
+    (docs/check-log.md), as the JSON report gives them."""
+    import lxml.html
+
+    findings = check["json"]["filings"][0]["findings"]
+    dom = lxml.html.fromstring(check["html"].read_bytes())
+    labelled = [f for f in findings if f.get("label")]
+    assert labelled
+    assert {f"({f['label']})" for f in labelled} <= set(dom.xpath('//span[@data-value="label"]/text()'))
+    placed = {f"{f['document']}:{f['line']}" for f in findings if f.get("document")}
+    assert placed and placed <= set(dom.xpath('//span[@data-value="where"]/text()'))
