@@ -54,8 +54,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--rules", default="all", help="comma-separated rule ids and ranges, or all: e.g. 4,0015,43-118 (default: all)")
     p.add_argument("--xlsx", metavar="PATH", help="also write an Excel workpaper (a summary and one sheet per rule with findings)")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings (errors still exit 2)")
-    p.add_argument("--list-rules", action="store_true", help="list the registered rules (id, title, what each reads, "
-                                                              "the auditors' tool) and exit; --rules narrows the list")
+    p.add_argument("--list-rules", action="store_true", help="list the registered rules (id, title, version, forms, "
+                                                              "what each reads, level, whether it runs here, the "
+                                                              "auditors' tool) and exit; --rules narrows the list")
     p.add_argument("--html", metavar="PATH", help="also write a self-contained HTML report: findings by rule, each "
                                                   "drawn (calculation tree, member table, signed fact) with what to fix")
     g = p.add_argument_group("batch (docs/batch.md)")
