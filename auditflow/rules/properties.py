@@ -98,3 +98,30 @@ def calc_descendants(env: "AuditEnvironment", roots: Iterable[QName]) -> Iterato
                     seen.add(a.target)
                     yield role, a.target
                     stack.append(a.target)
+
+
+def hypercubes(env: "AuditEnvironment") -> set[QName]:
+    """The filer's hypercubes: the tables of its definition linkbase's cubes, and any presentation concept
+    whose name ends in ``Table`` (DQC tests the substitution group, which a standard concept's schema would
+    give and ours lacks)."""
+    tables = {cube.hypercube for cube in env.dims.cubes}
+    tables |= {q for concepts in env.index.pre_concepts.values() for q in concepts if q.local.endswith("Table")}
+    return tables
+
+
+def pre_ancestors(env: "AuditEnvironment", concept: QName) -> Iterator[tuple[str, QName]]:
+    """(role, ancestor) for every presentation ancestor of ``concept``, in every network (each once per role)."""
+    up: dict[tuple[str, QName], list[QName]] = {}
+    for (role, source), arcs in env.index.pre_down.items():
+        for a in arcs:
+            up.setdefault((role, a.target), []).append(source)
+    for role in env.index.pre_roles:
+        seen: set[QName] = set()
+        stack = [concept]
+        while stack:
+            node = stack.pop()
+            for parent in up.get((role, node), ()):
+                if parent not in seen:
+                    seen.add(parent)
+                    yield role, parent
+                    stack.append(parent)
