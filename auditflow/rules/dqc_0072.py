@@ -39,7 +39,7 @@ def run(env, resources):
     c = Collector(SPEC, env)
     facts = [f for f in facts_named(env, CONCEPT, US_GAAP) if not f.is_nil]
     if not facts:
-        c.skipped(None, f"no {CONCEPT} fact")
+        c.skipped(None, f"no fact: the filing reports no {CONCEPT}")
         return c.result()
     top = _top_members(env)
     for f in facts:
@@ -61,5 +61,5 @@ SPEC = register(RuleSpec(
     needs=frozenset({Need.FACTS, Need.FILER_DEF}), run=run,
     fix_hint="Report {concept} on DefinedBenefitPlanByPlanAssetCategoriesAxis, with a member below the category's "
              "own member in the definition linkbase.",
-    not_applicable=("no data root",),
+    not_applicable=("no data root", "no fact"),
 ))
