@@ -13,7 +13,7 @@ from auditflow.xbrl.model import Unit
 from auditflow.xbrl.qname import QName
 from builders import XBRLI, ext, gaap
 from conformance import FY, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import edited, load, run_rule
+from real_edits import edited, load, run_rule
 
 RULE = "0013"
 IBT = gaap("IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest")

@@ -9,7 +9,7 @@ from auditflow.rules.dqc_0014 import CONCEPTS
 from auditflow.rules.finding import Outcome
 from builders import ext, gaap
 from conformance import FY, FY_END, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import load, run_rule
+from real_edits import load, run_rule
 
 RULE = "0014"
 

@@ -12,7 +12,7 @@ from auditflow.rules.dqc_0049 import roots
 from auditflow.xbrl.qname import QName
 from builders import FilingBuilder, ext, gaap, presentation_arcs
 from conformance import CF_URI, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import load, run_rule
+from real_edits import load, run_rule
 
 RULE = "0049"
 CHANGE = "CashAndCashEquivalentsPeriodIncreaseDecrease"

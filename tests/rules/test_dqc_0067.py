@@ -9,7 +9,7 @@ import pytest
 from auditflow.xbrl.qname import QName
 from builders import gaap, srt
 from conformance import FY, FY_END, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import edited, load, run_rule
+from real_edits import edited, load, run_rule
 
 RULE = "0067"
 NEW = gaap("RevenueFromContractWithCustomerExcludingAssessedTax")  # network 606000

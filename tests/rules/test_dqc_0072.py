@@ -8,7 +8,7 @@ import pytest
 from auditflow.xbrl.model import DEFINITION, DIMENSION_DOMAIN, DOMAIN_MEMBER, Arc
 from builders import AxisSpec, gaap
 from conformance import ASSET_AXIS, FY_END, PEN_URI, assert_clean_sample, assert_conformance, base, codes, run
-from real_edits import context_where, fact, load, run_rule, with_arcs, with_facts
+from real_edits import context_where, edited, fact, load, run_rule, with_arcs
 
 RULE = "0072"
 CODE = "DQC.US.0072.7647"
@@ -73,7 +73,7 @@ def _ibm_equity_context(filing):
 def test_0072_real_ibm_untouched_and_with_a_well_placed_percentage_has_no_finding(data_root):
     filing = load(data_root, IBM)
     assert run_rule(RULE, filing, data_root).findings == ()
-    added = with_facts(filing, fact(PCT, "0.55", _ibm_equity_context(filing), unit="number", decimals=2))
+    added = edited(filing, add=[fact(PCT, "0.55", _ibm_equity_context(filing), unit="number", decimals=2)])
     r = run_rule(RULE, added, data_root)
     assert r.findings == () and r.consistent == 1
 
@@ -82,7 +82,7 @@ def test_0072_real_ibm_untouched_and_with_a_well_placed_percentage_has_no_findin
 def test_0072_real_ibm_percentage_without_the_axis_is_reported(data_root):
     filing = load(data_root, IBM)
     plain = context_where(filing, lambda ctx: not ctx.dimensions and ctx.period.is_instant)
-    r = run_rule(RULE, with_facts(filing, fact(PCT, "0.55", plain, unit="number", decimals=2)), data_root)
+    r = run_rule(RULE, edited(filing, add=[fact(PCT, "0.55", plain, unit="number", decimals=2)]), data_root)
     assert codes(r) == [CODE] and r.findings[0].reported == Decimal("0.55")
     assert "without DefinedBenefitPlanByPlanAssetCategoriesAxis" in r.findings[0].message
 
@@ -90,7 +90,7 @@ def test_0072_real_ibm_percentage_without_the_axis_is_reported(data_root):
 @pytest.mark.slow
 def test_0072_real_ibm_member_moved_straight_under_the_axis_is_reported(data_root):
     filing = load(data_root, IBM)
-    filing = with_facts(filing, fact(PCT, "0.55", _ibm_equity_context(filing), unit="number", decimals=2))
+    filing = edited(filing, add=[fact(PCT, "0.55", _ibm_equity_context(filing), unit="number", decimals=2)])
     moved = [a for a in filing.arcs if a.kind == DEFINITION and a.arcrole == DOMAIN_MEMBER and a.target == EQUITY]
     assert moved
     lifted = [Arc(DEFINITION, DIMENSION_DOMAIN, a.role, ASSET_AXIS, EQUITY) for a in moved]

@@ -12,7 +12,7 @@ from auditflow.xbrl.model import TypedMember
 from auditflow.xbrl.qname import QName
 from builders import gaap
 from conformance import FY, START_AXIS, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import load, run_rule, with_document_type
+from real_edits import load, run_rule, with_document_type
 
 RULE = "0074"
 RPO = gaap("RevenueRemainingPerformanceObligation")

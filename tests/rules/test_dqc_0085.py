@@ -11,7 +11,7 @@ from auditflow.rules.finding import Outcome
 from auditflow.xbrl.qname import QName
 from builders import gaap, presentation_arcs
 from conformance import BS_URI, FY_END, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import load, run_rule
+from real_edits import load, run_rule
 
 RULE = "0085"
 NOTE_URI = "http://example.com/role/IncomeTaxDetails"

@@ -10,7 +10,7 @@ from auditflow.rules.dqc_0087 import LIST
 from auditflow.xbrl.qname import QName
 from builders import ext, gaap, presentation_arcs
 from conformance import BS_URI, FY_END, PRIOR_END, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import edited, load, run_rule
+from real_edits import edited, load, run_rule
 
 RULE = "0087"
 TOTAL, CURRENT, NONCURRENT = (gaap("OperatingLeaseLiability"), gaap("OperatingLeaseLiabilityCurrent"),

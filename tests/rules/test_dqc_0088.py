@@ -10,7 +10,7 @@ import pytest
 from auditflow.xbrl.qname import QName
 from builders import ext, gaap
 from conformance import FY, IS_URI, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import load, run_rule
+from real_edits import load, run_rule
 
 RULE = "0088"
 EXPENSE, VARIABLE, COST = gaap("OperatingLeaseExpense"), gaap("VariableLeaseCost"), gaap("OperatingLeaseCost")

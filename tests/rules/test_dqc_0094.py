@@ -5,7 +5,7 @@ import pytest
 
 from builders import gaap
 from conformance import FY_END, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import concept_is, edited, load, run_rule, with_document_type
+from real_edits import concept_is, edited, load, run_rule, with_document_type
 
 RULE = "0094"
 REMAINDER = gaap("FiniteLivedIntangibleAssetsAmortizationExpenseRemainderOfFiscalYear")

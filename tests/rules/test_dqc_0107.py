@@ -7,7 +7,7 @@ from auditflow.rules.dqc_0107 import snippet
 from auditflow.xbrl.qname import QName
 from builders import ext, gaap
 from conformance import FY, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import concept_is, load, run_rule, with_dimension
+from real_edits import concept_is, load, run_rule, with_dimension
 
 RULE = "0107"
 BLOCK = gaap("ScheduleOfAcquiredFiniteLivedIntangibleAssetsByMajorClassTextBlock")

@@ -5,7 +5,7 @@ import pytest
 
 from builders import ext, gaap, make_unit, srt
 from conformance import FY, assert_clean_sample, assert_conformance, base, codes, run
-from real_edits import context_where, fact, load, run_rule, with_facts
+from real_edits import context_where, edited, fact, load, run_rule
 
 RULE = "0109"
 PCT = gaap("ConcentrationRiskPercentage1")
@@ -80,5 +80,5 @@ def test_0109_real_aapl_10k_with_a_concentration_without_dimensions_is_reported(
     filing = load(data_root, AAPL)
     plain = context_where(filing, lambda ctx: not ctx.dimensions and ctx.period.start is not None)
     pure = next(uid for uid, u in filing.units.items() if [m.local for m in u.numerators] == ["pure"])
-    r = run_rule(RULE, with_facts(filing, fact(PCT, "0.13", plain, unit=pure, decimals=2)), data_root)
+    r = run_rule(RULE, edited(filing, add=[fact(PCT, "0.13", plain, unit=pure, decimals=2)]), data_root)
     assert codes(r) == ["DQC.US.0109.9565"] and r.consistent == 7

@@ -5,7 +5,7 @@ import pytest
 
 from builders import ext, gaap
 from conformance import FY, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import load, run_rule, without_dimensions
+from real_edits import load, run_rule, without_dimensions
 
 RULE = "0110"
 PAID = gaap("BusinessCombinationConsiderationTransferred1")

@@ -5,7 +5,7 @@ import pytest
 
 from builders import ext, gaap
 from conformance import FY, FY_END, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import concept_is, load, run_rule, without_dimensions
+from real_edits import concept_is, load, run_rule, without_dimensions
 
 RULE = "0112"
 ACQ_AXIS = gaap("BusinessAcquisitionAxis")

@@ -7,7 +7,7 @@ import pytest
 
 from builders import GAAP_NS, ext, gaap, presentation_arcs
 from conformance import BS_URI, FY_END, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import edited, load, run_rule
+from real_edits import edited, load, run_rule
 
 RULE = "0120"
 ROU_LIST = gaap("OperatingLeaseRightOfUseAssetStatementOfFinancialPositionExtensibleList")

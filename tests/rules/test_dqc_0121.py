@@ -7,7 +7,7 @@ import pytest
 
 from builders import gaap, presentation_arcs
 from conformance import FY, FY_END, PRIOR_END, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import edited, load, run_rule, with_document_type
+from real_edits import edited, load, run_rule, with_document_type
 
 RULE = "0121"
 MIN_PAYMENTS = gaap("OperatingLeasesFutureMinimumPaymentsDue")

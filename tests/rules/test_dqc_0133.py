@@ -6,7 +6,7 @@ import pytest
 from auditflow.xbrl.qname import QName
 from builders import ext, gaap, make_unit, srt
 from conformance import FY, FY_END, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import concept_is, load, run_rule, with_dimension, without_dimensions
+from real_edits import concept_is, load, run_rule, with_dimension, without_dimensions
 
 RULE = "0133"
 NAME_AXIS = srt("ScheduleOfEquityMethodInvestmentEquityMethodInvesteeNameAxis")

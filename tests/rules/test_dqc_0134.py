@@ -6,7 +6,7 @@ import pytest
 from auditflow.xbrl.qname import QName
 from builders import ext, gaap
 from conformance import FY_END, assert_clean_sample, assert_conformance, base, codes, run
-from realfile import load, run_rule, with_dimension
+from real_edits import load, run_rule, with_dimension
 
 RULE = "0134"
 AFS = gaap("AvailableForSaleSecuritiesDebtSecurities")

@@ -5,7 +5,7 @@ import pytest
 
 from builders import gaap
 from conformance import FY, FY_END, PRIOR_END, assert_clean_sample, assert_conformance, base, codes, run
-import real_mutation as rm
+from real_edits import edited, load, run_rule
 
 RULE = "0137"
 BS_AXIS = gaap("BalanceSheetLocationAxis")
@@ -68,12 +68,12 @@ def test_0137_only_periodic_reports(data_root):
 def test_0137_real_filing_with_one_of_its_two_location_facts_removed(data_root):
     """aapl 2022 reports HedgedAssetFairValueHedge twice on BalanceSheetLocationAxis (consistent); with one of
     the two removed, the one left is the single location fact DQC flags."""
-    filing = rm.real(data_root, "aapl-10k-2022-09-24")
-    untouched = rm.run_rule(RULE, filing, data_root)
+    filing = load(data_root, "aapl-10k-2022-09-24")
+    untouched = run_rule(RULE, filing, data_root)
     assert untouched.findings == () and untouched.consistent == 2
     hedged = [f for f in filing.facts if f.concept.local == "HedgedAssetFairValueHedge"
               and "BalanceSheetLocationAxis" in {a.local for a, _ in filing.contexts[f.context_id].dimensions}]
     assert len(hedged) == 2
-    mutated = rm.copy(filing, facts=[f for f in filing.facts if f is not hedged[1]])
-    r = rm.run_rule(RULE, mutated, data_root)
-    assert rm.codes(r) == ["DQC.US.0137.9838"] and r.findings[0].fact_id == hedged[0].key
+    mutated = edited(filing, drop=lambda f: f is hedged[1])
+    r = run_rule(RULE, mutated, data_root)
+    assert codes(r) == ["DQC.US.0137.9838"] and r.findings[0].fact_id == hedged[0].key

@@ -7,7 +7,7 @@ from auditflow.xbrl.model import Unit
 from auditflow.xbrl.qname import QName
 from builders import XBRLI, gaap, srt
 from conformance import FY_END, assert_clean_sample, assert_conformance, base, codes, run
-import real_mutation as rm
+from real_edits import edited, fact_like, first, load, run_rule
 
 RULE = "0139"
 PURE = Unit("pure", (QName(XBRLI, "pure", "xbrli"),))
@@ -81,11 +81,11 @@ def test_0139_ratios_of_consolidated_entities_and_unaligned_facts_are_not_compar
 def test_0139_real_filing_with_risk_weighted_assets_above_its_assets(data_root):
     """aapl 2023 has no banking facts; a RiskWeightedAssets fact next to its year-end Assets trips 9857 when it is
     larger (a scale slip), and is consistent when it is smaller."""
-    filing = rm.real(data_root, "aapl-10k-2023-09-30")
-    assert rm.run_rule(RULE, filing, data_root).findings == ()
-    assets = rm.first(filing, lambda f: f.concept.local == "Assets" and not filing.contexts[f.context_id].dimensions)
+    filing = load(data_root, "aapl-10k-2023-09-30")
+    assert run_rule(RULE, filing, data_root).findings == ()
+    assets = first(filing, lambda f: f.concept.local == "Assets" and not filing.contexts[f.context_id].dimensions)
     rwa = gaap("RiskWeightedAssets")
-    over = rm.run_rule(RULE, rm.add_fact(filing, assets, rwa, assets.number * 1000), data_root)
-    assert rm.codes(over) == ["DQC.US.0139.9857"] and over.findings[0].expected == assets.number
-    under = rm.run_rule(RULE, rm.add_fact(filing, assets, rwa, assets.number / 2), data_root)
-    assert rm.codes(under) == [] and under.consistent == 1
+    over = run_rule(RULE, edited(filing, add=[fact_like(assets, rwa, assets.number * 1000)]), data_root)
+    assert codes(over) == ["DQC.US.0139.9857"] and over.findings[0].expected == assets.number
+    under = run_rule(RULE, edited(filing, add=[fact_like(assets, rwa, assets.number / 2)]), data_root)
+    assert codes(under) == [] and under.consistent == 1

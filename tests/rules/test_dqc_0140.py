@@ -6,7 +6,7 @@ import pytest
 from auditflow.mutations import Mutation, apply_mutation
 from builders import ext, gaap
 from conformance import FY_END, assert_clean_sample, assert_conformance, base, codes, run
-import real_mutation as rm
+from real_edits import load, run_rule
 
 RULE = "0140"
 AXIS = gaap("FinancialInstrumentAxis")
@@ -98,12 +98,12 @@ def test_0140_a_reversed_calculation_of_the_expected_items_only_does_not_excuse(
 @pytest.mark.slow
 def test_0140_real_filing_with_a_fair_value_off_by_a_billion(data_root):
     """aapl 2023's schedule of marketable securities cross-foots (18 checks); one fair value raised by 10^9 does not."""
-    filing = rm.real(data_root, "aapl-10k-2023-09-30")
-    untouched = rm.run_rule(RULE, filing, data_root)
+    filing = load(data_root, "aapl-10k-2023-09-30")
+    untouched = run_rule(RULE, filing, data_root)
     assert untouched.findings == () and untouched.consistent == 18
     first = next(ch for ch in untouched.checks if ch.fact_id)
     fact = filing.fact_by_key(first.fact_id)
     mutated = apply_mutation(filing, Mutation("set_value", fact.key, fact.number + 10 ** 9))
-    r = rm.run_rule(RULE, mutated, data_root)
-    assert rm.codes(r) == ["DQC.US.0140.9861"] and r.findings[0].fact_id == fact.key
+    r = run_rule(RULE, mutated, data_root)
+    assert codes(r) == ["DQC.US.0140.9861"] and r.findings[0].fact_id == fact.key
     assert r.findings[0].expected == fact.number

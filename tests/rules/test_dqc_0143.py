@@ -1,11 +1,13 @@
 """DQC.US.0143: its conformance case, the examples of docs/rules/DQC_US_0143.md, and a real filing."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from builders import gaap
 from conformance import FY, assert_clean_sample, assert_conformance, base, codes, run
-import real_mutation as rm
+from real_edits import edited, first, load, run_rule
 
 RULE = "0143"
 POSITION = gaap("DerivativePositionExtensibleEnumeration")
@@ -51,8 +53,8 @@ def test_0143_runs_on_every_form(data_root):
 def test_0143_real_filing_with_an_enumeration_retagged_as_the_derivative_position(data_root):
     """aapl 2023 reports no derivative position; its hedged-asset location enumeration (balance sheet line items)
     retagged as DerivativePositionExtensibleEnumeration names neither a call nor a put."""
-    filing = rm.real(data_root, "aapl-10k-2023-09-30")
-    assert rm.run_rule(RULE, filing, data_root).checks == ()
-    enum = rm.first(filing, lambda f: f.concept.local == "HedgedAssetStatementOfFinancialPositionExtensibleEnumeration")
-    r = rm.run_rule(RULE, rm.rename(filing, enum, POSITION), data_root)
-    assert rm.codes(r) == ["DQC.US.0143.9865"] and r.findings[0].fact_id == enum.key
+    filing = load(data_root, "aapl-10k-2023-09-30")
+    assert run_rule(RULE, filing, data_root).checks == ()
+    enum = first(filing, lambda f: f.concept.local == "HedgedAssetStatementOfFinancialPositionExtensibleEnumeration")
+    r = run_rule(RULE, edited(filing, change=lambda f: replace(f, concept=POSITION) if f is enum else f), data_root)
+    assert codes(r) == ["DQC.US.0143.9865"] and r.findings[0].fact_id == enum.key

@@ -12,7 +12,7 @@ from auditflow.xbrl.model import Concept
 from builders import calc_arcs, ext, gaap, presentation_arcs
 from conformance import FY, IS_URI, assert_clean_sample, codes
 from conformance import base as doc_base
-import real_mutation as rm
+from real_edits import load, replaced, run_rule
 
 RULE = "0144"
 MONETARY = "{http://www.xbrl.org/2003/instance}monetaryItemType"
@@ -63,10 +63,10 @@ def test_0144_a_calculation_total_of_the_statement_may_lack_a_balance(data_root)
 def test_0144_real_filing_with_a_balance_removed(data_root):
     """aapl 2023 declares balances for its three monetary extensions on the statements; with the balance of
     one leaf removed from its schema, that concept is reported."""
-    filing = rm.real(data_root, "aapl-10k-2023-09-30")
-    untouched = rm.run_rule(RULE, filing, data_root)
+    filing = load(data_root, "aapl-10k-2023-09-30")
+    untouched = run_rule(RULE, filing, data_root)
     assert untouched.findings == () and untouched.consistent == 3
     q = next(q for q in filing.concepts if q.local == "OtherComprehensiveIncomeLossDerivativeInstrumentGainLossReclassificationAfterTax")
     concepts = {**filing.concepts, q: replace(filing.concepts[q], balance=None)}
-    r = rm.run_rule(RULE, rm.copy(filing, concepts=concepts), data_root)
-    assert rm.codes(r) == ["DQC.US.0144.9866"] and r.findings[0].concept == q
+    r = run_rule(RULE, replaced(filing, concepts=concepts), data_root)
+    assert codes(r) == ["DQC.US.0144.9866"] and r.findings[0].concept == q

@@ -9,7 +9,7 @@ import pytest
 from auditflow.xbrl.model import Concept, Period
 from builders import dei, ext, gaap, presentation_arcs
 from conformance import FY, IS_URI, assert_clean_sample, assert_conformance, base, codes, run
-import real_mutation as rm
+from real_edits import first, load, replaced, run_rule
 
 RULE = "0146"
 Q4 = "2024-10-01..2024-12-31"
@@ -61,17 +61,17 @@ def test_0146_transition_reports_and_years_of_inception_are_left_out(data_root):
     b.fact(ext("YearOfInception"), None, FY, unit=None, decimals=None, nil=True)
     filing = b.filing()
     filing.concepts[ext("YearOfInception")] = Concept(ext("YearOfInception"))
-    assert rm.codes(rm.run_rule(RULE, filing, data_root)) == []
+    assert codes(run_rule(RULE, filing, data_root)) == []
 
 
 @pytest.mark.slow
 def test_0146_real_filing_with_its_income_statement_moved_to_the_last_quarter(data_root):
     """aapl 2023's income statement reports the fiscal year (consistent); its year facts moved to contexts of
     the last quarter (same end, a later start) are reported."""
-    filing = rm.real(data_root, "aapl-10k-2023-09-30")
-    untouched = rm.run_rule(RULE, filing, data_root)
+    filing = load(data_root, "aapl-10k-2023-09-30")
+    untouched = run_rule(RULE, filing, data_root)
     assert untouched.findings == () and untouched.consistent == 1
-    doc = rm.first(filing, lambda f: f.concept.local == "DocumentPeriodEndDate")
+    doc = first(filing, lambda f: f.concept.local == "DocumentPeriodEndDate")
     year = filing.contexts[doc.context_id].period
     quarter = Period(year.end - dt.timedelta(days=90), year.end)
     statement = {q for a in filing.arcs if a.kind == "presentation" and a.role.upper().endswith("CONSOLIDATEDSTATEMENTSOFOPERATIONS")
@@ -85,6 +85,6 @@ def test_0146_real_filing_with_its_income_statement_moved_to_the_last_quarter(da
             contexts.setdefault(cid, replace(ctx, id=cid, period=quarter))
             f = replace(f, context_id=cid)
         facts.append(f)
-    r = rm.run_rule(RULE, rm.copy(filing, facts=facts, contexts=contexts), data_root)
-    assert rm.codes(r) == ["DQC.US.0146.9870"]
+    r = run_rule(RULE, replaced(filing, facts=facts, contexts=contexts), data_root)
+    assert codes(r) == ["DQC.US.0146.9870"]
 

@@ -6,7 +6,7 @@ import pytest
 from auditflow.xbrl.model import CALCULATION, SUMMATION_ITEM_2003
 from builders import ext, gaap
 from conformance import IS_URI, assert_clean_sample, assert_conformance, base, codes, run
-import real_mutation as rm
+from real_edits import arc, load, run_rule, with_arcs
 
 RULE = "0148"
 OCI_ITEM = gaap("OtherComprehensiveIncomeLossForeignCurrencyTransactionAndTranslationAdjustmentNetOfTax")
@@ -56,20 +56,20 @@ def test_0148_a_concept_is_reported_once(data_root):
 def test_0148_real_filing_gevi_sums_net_income_into_other_comprehensive_income(data_root):
     """gevi's statement of operations has NetIncomeLoss (and all of its tree) below OtherComprehensiveIncomeLossNetOfTax:
     twelve net income items reported; without that one arc, none."""
-    filing = rm.real(data_root, "gevi-10q-2024-03-31")
-    r = rm.run_rule(RULE, filing, data_root)
-    assert rm.codes(r) == ["DQC.US.0148.10073"] * 12
-    fixed = rm.drop_arcs(filing, lambda a: a.kind == CALCULATION and a.source.local == "OtherComprehensiveIncomeLossNetOfTax"
-                         and a.target.local == "NetIncomeLoss")
-    assert rm.run_rule(RULE, fixed, data_root).findings == ()
+    filing = load(data_root, "gevi-10q-2024-03-31")
+    r = run_rule(RULE, filing, data_root)
+    assert codes(r) == ["DQC.US.0148.10073"] * 12
+    fixed = with_arcs(filing, drop=lambda a: a.kind == CALCULATION and a.source.local == "OtherComprehensiveIncomeLossNetOfTax"
+                      and a.target.local == "NetIncomeLoss")
+    assert run_rule(RULE, fixed, data_root).findings == ()
 
 
 @pytest.mark.slow
 def test_0148_real_filing_with_an_oci_item_added_below_net_income(data_root):
-    filing = rm.real(data_root, "aapl-10k-2023-09-30")
-    assert rm.run_rule(RULE, filing, data_root).findings == ()
+    filing = load(data_root, "aapl-10k-2023-09-30")
+    assert run_rule(RULE, filing, data_root).findings == ()
     role = next(a.role for a in filing.arcs if a.kind == CALCULATION and a.source.local == "NetIncomeLoss")
     net_income = next(a.source for a in filing.arcs if a.kind == CALCULATION and a.source.local == "NetIncomeLoss")
-    oci = rm.arc(CALCULATION, SUMMATION_ITEM_2003, role, net_income, OCI_ITEM, weight=1)
-    r = rm.run_rule(RULE, rm.add_arcs(filing, [oci]), data_root)
-    assert rm.codes(r) == ["DQC.US.0148.9874"] and r.findings[0].concept == OCI_ITEM
+    oci = arc(CALCULATION, SUMMATION_ITEM_2003, role, net_income, OCI_ITEM, weight=1)
+    r = run_rule(RULE, with_arcs(filing, add=[oci]), data_root)
+    assert codes(r) == ["DQC.US.0148.9874"] and r.findings[0].concept == OCI_ITEM

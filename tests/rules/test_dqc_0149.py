@@ -6,7 +6,7 @@ import pytest
 from auditflow.xbrl.model import PARENT_CHILD, PRESENTATION
 from builders import gaap, presentation_arcs
 from conformance import BS_URI, FY_END, assert_clean_sample, assert_conformance, base, codes, run
-import real_mutation as rm
+from real_edits import arc, load, run_rule, with_arcs
 
 RULE = "0149"
 NCA = gaap("NoncurrentAssets")
@@ -64,22 +64,22 @@ def test_0149_in_a_statement_without_facts_still_trips_9943(data_root):
 def test_0149_real_filing_amzn_presents_long_lived_assets_in_the_segment_table(data_root):
     """amzn 2022 presents NoncurrentAssets only below its segment table: each of its 6 facts is 10075; with the
     concept also presented below the long-lived assets table, they are consistent."""
-    filing = rm.real(data_root, "amzn-10k-2022-12-31")
-    r = rm.run_rule(RULE, filing, data_root)
-    assert rm.codes(r) == ["DQC.US.0149.10075"] * 6
+    filing = load(data_root, "amzn-10k-2022-12-31")
+    r = run_rule(RULE, filing, data_root)
+    assert codes(r) == ["DQC.US.0149.10075"] * 6
     segment = next(a for a in filing.arcs if a.kind == PRESENTATION and a.target.local == "NoncurrentAssets")
-    fixed = rm.add_arcs(filing, [rm.arc(PRESENTATION, PARENT_CHILD, segment.role, TABLE, segment.source),
-                                 rm.arc(PRESENTATION, PARENT_CHILD, segment.role, segment.source, segment.target)])
-    after = rm.run_rule(RULE, fixed, data_root)
+    fixed = with_arcs(filing, add=[arc(PRESENTATION, PARENT_CHILD, segment.role, TABLE, segment.source),
+                                   arc(PRESENTATION, PARENT_CHILD, segment.role, segment.source, segment.target)])
+    after = run_rule(RULE, fixed, data_root)
     assert after.findings == () and after.consistent == 6
 
 
 @pytest.mark.slow
 def test_0149_real_filing_with_noncurrent_assets_on_its_balance_sheet(data_root):
-    filing = rm.real(data_root, "aapl-10k-2023-09-30")
-    untouched = rm.run_rule(RULE, filing, data_root)
+    filing = load(data_root, "aapl-10k-2023-09-30")
+    untouched = run_rule(RULE, filing, data_root)
     assert untouched.findings == () and untouched.consistent == 8
     bs = next(a for a in filing.arcs if a.kind == PRESENTATION and a.target.local == "AssetsNoncurrent")
     nca = next(f.concept for f in filing.facts if f.concept.local == "NoncurrentAssets")
-    r = rm.run_rule(RULE, rm.add_arcs(filing, [rm.arc(PRESENTATION, PARENT_CHILD, bs.role, bs.source, nca)]), data_root)
-    assert rm.codes(r) == ["DQC.US.0149.9943"]
+    r = run_rule(RULE, with_arcs(filing, add=[arc(PRESENTATION, PARENT_CHILD, bs.role, bs.source, nca)]), data_root)
+    assert codes(r) == ["DQC.US.0149.9943"]

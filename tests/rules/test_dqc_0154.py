@@ -12,7 +12,7 @@ from auditflow.xbrl.model import Label, PRESENTATION
 from builders import ext, gaap, presentation_arcs
 from conformance import FY, assert_clean_sample, codes
 from conformance import base
-import real_mutation as rm
+from real_edits import load, replaced, run_rule
 
 RULE = "0154"
 TAX_URI = "http://example.com/role/IncomeTaxesDetails"
@@ -70,11 +70,11 @@ def test_0154_dedicated_mixed_non_disclosure_and_text_items_are_fine(data_root, 
 def test_0154_real_filing_with_a_tax_line_relabelled_as_gilti(data_root):
     """aapl 2023 tags its FDII deduction with the dedicated concept (consistent). Relabelling the terse label of
     another line of its rate reconciliation as "GILTI inclusion" makes that line a 10069."""
-    filing = rm.real(data_root, "aapl-10k-2023-09-30")
-    untouched = rm.run_rule(RULE, filing, data_root)
+    filing = load(data_root, "aapl-10k-2023-09-30")
+    untouched = run_rule(RULE, filing, data_root)
     assert untouched.findings == () and untouched.consistent == 1
     arc = next(a for a in filing.arcs if a.kind == PRESENTATION and a.target.local == "IncomeTaxReconciliationTaxCreditsResearch")
     labels = [replace(lab, text="GILTI inclusion") if (lab.concept, lab.role) == (arc.target, arc.preferred_label) else lab
               for lab in filing.labels]
-    r = rm.run_rule(RULE, rm.copy(filing, labels=labels), data_root)
-    assert rm.codes(r) == ["DQC.US.0154.10069"] and r.findings[0].concept == arc.target
+    r = run_rule(RULE, replaced(filing, labels=labels), data_root)
+    assert codes(r) == ["DQC.US.0154.10069"] and r.findings[0].concept == arc.target

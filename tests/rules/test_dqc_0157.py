@@ -7,7 +7,7 @@ from auditflow.rules import registry
 from auditflow.rules.finding import Outcome
 from builders import gaap
 from conformance import FY_END, assert_clean_sample, base, codes, run
-import real_mutation as rm
+from real_edits import load, run_rule
 
 RULE = "0157"
 
@@ -32,5 +32,5 @@ def test_0157_a_ratio_below_one_percent_is_not_judged(data_root):
 
 @pytest.mark.slow
 def test_0157_a_real_inline_filing_is_reported_as_not_run(data_root):
-    r = rm.run_rule(RULE, rm.real(data_root, "aapl-10k-2023-09-30"), data_root)
+    r = run_rule(RULE, load(data_root, "aapl-10k-2023-09-30"), data_root)
     assert r.findings == () and r.checks[0].reason.startswith("cannot run")
