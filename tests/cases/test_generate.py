@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -184,16 +185,41 @@ def test_unknown_filing_names_close_matches(data_root: Path, tmp_path: Path, cap
 
 # -- the review of real findings -------------------------------------------------------------------
 
+# The rules whose real findings are reviewed one by one (a verdict row each, read by auditflow.cases.reviews);
+# the rules issue 42 added are reviewed per rule, in the document's "Rule review" table.
+REVIEWED_PER_FINDING = frozenset(
+    "0004 0005 0006 0008 0009 0015 0033 0036 0041 0043 0044 0046 0051 0052 0053 0054 0055 0060 0062 0068 0073 "
+    "0076 0089 0095 0098 0117 0118 0123 0126".split())
+
+
 def test_the_review_document_lists_every_golden_finding() -> None:
     reviews = load_reviews()
-    assert Counter(r.verdict for r in reviews) == {"real": 273, "artefact": 9}  # 108 + 6 of 0015/0117/0126
+    assert Counter(r.verdict for r in reviews) == {"real": 275, "artefact": 9}  # 108 + 6 of 0015/0117/0126
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))["filings"]
-    expected = {(name.split("/")[-1], f[0], f[2]) for name, v in golden.items() for f in v["findings"]}
+    expected = {(name.split("/")[-1], f[0], f[2]) for name, v in golden.items() for f in v["findings"]
+                if f[0].split(".")[2] in REVIEWED_PER_FINDING}
     assert {(r.filing, r.code, r.fact_id) for r in reviews} == expected
     table = ("### x-10k-2024-12-31\n\nall reviewed as **real**:\n\n| concept | code | facts (period: reported) |\n"
              "|---|---|---|\n| A | 0015.1 | f1 FY2024: -1; f2 2024-12-31: -2 |\n\n"
              "| # | code | concept | fact | review |\n|---|---|---|---|---|\n| 3 | 0126.9590 | B | f | artefact |\n")
     assert [(r.fact_id, r.verdict) for r in parse_reviews(table)] == [("f1", "real"), ("f2", "real"), ("f", "artefact")]
+
+
+def test_the_rule_review_has_a_row_per_registered_rule_with_its_golden_count() -> None:
+    """Every registered rule has one row in docs/real-filings.md's rule review, and the row's findings
+    count is the golden file's (so a rule that starts finding something must be reviewed again)."""
+    from auditflow.rules import registry
+
+    text = (REPO / "docs" / "real-filings.md").read_text(encoding="utf-8")
+    section = text[text.index("## Rule review"):]
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| (\d{4}) \|(?:[^|]*\|){4} ([^|]*)\|", section, re.M)}
+    assert sorted(rows) == sorted(registry.rule_ids())
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))["filings"]
+    found = Counter(f[0].split(".")[2] for v in golden.values() for f in v["findings"])
+    for rule, cell in rows.items():
+        m = re.match(r"\s*\*\*(\d+)\*\*|\s*(0|—|-)\b", cell)
+        assert m, (rule, cell)
+        assert int(m.group(1) or 0) == found[rule], (rule, cell, found[rule])
 
 
 # -- the committed corpus ---------------------------------------------------------------------------
