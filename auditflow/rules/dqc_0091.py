@@ -13,7 +13,6 @@ from pathlib import Path
 from auditflow.errors import AuditflowError
 from auditflow.rules.common import US_GAAP, Collector, gate, in_family, not_applicable, numeric_items
 from auditflow.rules.registry import Need, RuleSpec, register
-from auditflow.xbrl.safexml import parse_xml
 
 RULE = "0091"
 CODE = "DQC.US.0091.9376"
@@ -34,10 +33,21 @@ MESSAGE = (
 
 @functools.lru_cache(maxsize=2)
 def percent_items(path: str) -> frozenset[str]:
-    """Local names of the us-gaap concepts the FASB's DQC 0091 definition linkbase lists."""
+    """Local names of the us-gaap concepts the FASB's DQC 0091 definition linkbase lists.
+
+    Read with the standard library's parser, not the filing parser (lxml through ``safexml``): a check
+    that hits the filing cache must not import the filing parser (tests/cli/test_cli_imports.py). The
+    file is the data root's taxonomy package, not a filer's upload; a DTD (the way to entity expansion
+    attacks) is still refused.
+    """
+    from xml.etree import ElementTree
+
     try:
-        root = parse_xml(Path(path).read_bytes(), name=path)
-    except OSError as exc:
+        data = Path(path).read_bytes()
+        if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
+            raise AuditflowError(f"the FASB's DQC 0091 list {path} declares a DTD; refused")
+        root = ElementTree.fromstring(data)
+    except (OSError, ElementTree.ParseError) as exc:
         raise AuditflowError(f"cannot read the FASB's DQC 0091 list {path}: {exc}") from None
     out = set()
     for link in root.iter(f"{LINK}definitionLink"):
