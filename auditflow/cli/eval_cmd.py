@@ -33,9 +33,19 @@ RECORD_MODES = ("none", "once", "new_episodes", "all")  # auditflow.cases.models
 POLICY = "policy"  # auditflow.cases.models.POLICY
 DEFAULT_RESAMPLES = 10_000  # auditflow.bootstrap.DEFAULT_RESAMPLES
 DEFAULT_JOBS = 8  # auditflow.llm.concurrency.DEFAULT_MAX_CONCURRENCY
+# The in-process model keeps 4 conversation slots (auditflow.llm.local.LocalChatModel.n_slots): two cases'
+# juniors. More cases in flight evict each other's prompt caches, so every call re-reads its whole
+# conversation: recording cases/natural with 8 in flight took 200-600 s a call, with 2 about 25 s.
+LOCAL_JOBS = 2
 DEFAULT_CONFIGS = ",".join(n for n in CONFIG_NAMES if n not in BASELINE_NAMES)
 DEFAULT_OUT = "eval-results"
 EXIT_OK, EXIT_INCOMPLETE, EXIT_USAGE = 0, 1, 2
+
+
+def default_jobs(configs) -> int:
+    """Cases in flight when ``--jobs`` is not given: two when a row runs the in-process local model (its
+    four prompt-cache slots hold two cases' auditors), else :data:`DEFAULT_JOBS`."""
+    return LOCAL_JOBS if any(c.model.startswith("local:") for c in configs) else DEFAULT_JOBS
 
 
 def _positive(text: str) -> int:
@@ -71,10 +81,11 @@ def add_eval_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--bootstrap", type=_positive, default=DEFAULT_RESAMPLES, metavar="N",
                    help=f"bootstrap resamples (default {DEFAULT_RESAMPLES})")
-    p.add_argument("--jobs", "--concurrency", dest="jobs", type=_positive, default=DEFAULT_JOBS, metavar="N",
-                   help=f"cases in flight at once against the model (default {DEFAULT_JOBS}; the in-process local "
-                        "model decodes up to 4 conversations together, a Transformers model one call at a time); "
-                        "the reports are the same whatever N is")
+    p.add_argument("--jobs", "--concurrency", dest="jobs", type=_positive, default=None, metavar="N",
+                   help=f"cases in flight at once against the model (default {DEFAULT_JOBS}, or {LOCAL_JOBS} when a row "
+                        "runs the in-process local model: it decodes 4 conversations together, two cases' auditors, "
+                        "and more cases in flight evict each other's prompt caches; a Transformers model serves one "
+                        "call at a time); the reports are the same whatever N is")
     p.add_argument("--no-charts", action="store_true", help="do not draw the PNG charts (results.md still links "
                                                            "them, e.g. charts drawn by an earlier run)")
     p.add_argument("--used-keys", metavar="FILE", help="write the LLM cache keys the run used to this JSON file "
@@ -134,6 +145,7 @@ def run_eval_cmd(args) -> int:
     configs = parse_configs(args.configs, model=model)
     for row_model in dict.fromkeys(c.model for c in configs if c.model != POLICY):
         _check_model(row_model)
+    jobs = args.jobs = args.jobs or default_jobs(configs)  # run.json records the number used
     cache_dir, data_root = project.cache_dir(args.cache_dir), project.data_root(args.data_root)
     case_set = collect_cases([Path(c) for c in args.cases], display=project.display)
     notes = _read_notes(args.notes)
@@ -176,7 +188,7 @@ def run_eval_cmd(args) -> int:
 
         stop_lines = add_listener(lambda call: bar.console.print(f"auditflow: {escape(call.line())}", soft_wrap=True))
         try:
-            run = run_eval(case_set.cases, configs, base, jobs=args.jobs, redact=redact, on_done=on_done,
+            run = run_eval(case_set.cases, configs, base, jobs=jobs, redact=redact, on_done=on_done,
                            run_one=watcher or collector)
         finally:
             stop_lines()

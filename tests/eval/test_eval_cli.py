@@ -173,3 +173,16 @@ def test_without_a_terminal_each_finished_case_is_one_log_line(case_dir: Path, t
     assert sorted((config, done) for config, done, _ in lines) == [
         ("no-checks", "1"), ("no-checks", "2"), ("no-checks", "3"), ("policy", "1"), ("policy", "2"), ("policy", "3")]
     assert {label for config, _, label in lines if config == "policy"} == {"A"}
+
+
+def test_the_default_cases_in_flight_keep_the_local_models_prompt_caches(case_dir: Path, tmp_path: Path) -> None:
+    """Without --jobs, a row on the in-process local model runs two cases at once (its four prompt-cache
+    slots hold two cases' auditors); other rows run eight."""
+    from auditflow.cli.eval_cmd import DEFAULT_JOBS, LOCAL_JOBS, default_jobs
+    from auditflow.eval.plan import parse_configs
+
+    assert default_jobs(parse_configs("policy,no-checks", model="policy")) == DEFAULT_JOBS == 8
+    assert default_jobs(parse_configs("policy,full", model="local:qwen2.5-coder-1.5b")) == LOCAL_JOBS == 2
+    assert default_jobs(parse_configs("full", model="openai-compatible:http://127.0.0.1:8080/v1#m")) == 8
+    assert run(case_dir, tmp_path / "out") == 0
+    assert json.loads((tmp_path / "out" / "run.json").read_text())["jobs"] == DEFAULT_JOBS
