@@ -107,7 +107,7 @@ def test_missing_filing_exits_2_with_a_clear_message(capsys):
 
 
 def test_unknown_rule_is_an_error(capsys):
-    assert main(["check", "--rules", "0099", "--no-taxonomy"]) == 2
+    assert main(["check", "--rules", "0999", "--no-taxonomy"]) == 2
     assert "unknown rule" in capsys.readouterr().err
 
 
