@@ -55,6 +55,8 @@ _OPTIONS: tuple[tuple[str, str, object, str], ...] = (
     ("concurrency", "string", "1", "cases in flight at once in each pytest process (threads; with xdist, per "
                                    "worker): for a model behind a server; results are the same whatever it is "
                                    "(default 1)"),
+    ("subset", "string", "", "run only the stratified subset of N audit cases that auditflow eval's +subset=N row "
+                             "runs over the same case files (the others are deselected; default: every case)"),
     ("price-input", "string", "", "price of a million prompt tokens (e.g. 2.50): live calls get a cost in the "
                                   "results and the report"),
     ("price-output", "string", "", "price of a million completion tokens (e.g. 10.00), with --auditflow-price-input"),
@@ -97,6 +99,7 @@ class Settings:
     prices: tuple[float, float] | None = None  # per million prompt, completion tokens (ini auditflow_price_*)
     repeats: int = 1
     alpha: float | None = None  # given explicitly; else DEFAULT_ALPHA when the run has repeats or live calls
+    subset: int | None = None  # --auditflow-subset N: keep eval's stratified subset of N cases (pytest_auditflow.subset)
 
     def cost(self, live: dict) -> float | None:
         """What a case's live calls cost at the given prices, or None when no price was given."""
@@ -214,6 +217,16 @@ def _prices(config: pytest.Config) -> tuple[float, float] | None:
     return out[0], out[1]
 
 
+def _subset(config: pytest.Config) -> int | None:
+    value = _value(config, "auditflow_subset")[0].strip()
+    if not value:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise pytest.UsageError(f"--auditflow-subset / ini auditflow_subset must be a whole number of at least 1 (the "
+                                f"cases of the stratified subset, as auditflow eval's +subset=N), got {value!r}")
+    return int(value)
+
+
 def settings_from_config(config: pytest.Config) -> Settings:
     """Validated settings; plugin off unless ``--auditflow`` or ini ``auditflow = true``.
 
@@ -266,4 +279,5 @@ def settings_from_config(config: pytest.Config) -> Settings:
                     fraction(_value(config, "auditflow_max_drop")[0] or "0", "--auditflow-max-drop"),
                     bool(config.getoption("auditflow_update_expected")), int(slowest),
                     _path(config, "auditflow_used_keys"), html_path=_path(config, "auditflow_html"),
-                    concurrency=int(concurrency), prices=prices, repeats=int(repeats), alpha=alpha)
+                    concurrency=int(concurrency), prices=prices, repeats=int(repeats), alpha=alpha,
+                    subset=_subset(config))

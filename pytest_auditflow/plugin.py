@@ -95,6 +95,15 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         state.close()  # no case thread outlives the session (-x, or cases started ahead and not reported)
 
 
+@pytest.hookimpl(tryfirst=True)  # before -k / -m: the subset is drawn from every collected case, as eval draws it
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    state = config.stash.get(SESSION_KEY, None)
+    if state is not None and state.settings.enabled and state.settings.subset is not None:
+        from pytest_auditflow.subset import deselect_outside_subset
+
+        deselect_outside_subset(state, config, items)
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> AuditCaseFile | None:
     state = parent.config.stash.get(SESSION_KEY, None)
     if state is not None and state.settings.enabled and is_case_file(file_path):

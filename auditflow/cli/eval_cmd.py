@@ -137,7 +137,7 @@ def run_eval_cmd(args) -> int:
     from auditflow.eval.plan import parse_configs
     from auditflow.eval.records import Redactor
     from auditflow.eval.report import build_report, eval_command
-    from auditflow.eval.runner import missing_requirement, row_cases, run_eval
+    from auditflow.eval.runner import row_cases, run_eval
 
     err = Console(stderr=True)
     project = find_project([Path(c) for c in args.cases])
@@ -161,8 +161,7 @@ def run_eval_cmd(args) -> int:
                        prompts=args.prompts, shuffle=args.shuffle, rootdir=project.rootdir)
     base.profile()  # a bad profile file is one error before anything runs
     redact = Redactor.of(cache_dir=cache_dir, data_root=data_root, rootdir=project.rootdir)
-    runnable = [kc for kc in case_set.cases if missing_requirement(kc, data_root) is None]
-    per_row = {c.name: len(row_cases(runnable, c)) for c in configs}  # a +subset row runs fewer
+    per_row = {c.name: len(row_cases(case_set.cases, c, data_root=data_root)) for c in configs}  # +subset: fewer
 
     started = time.perf_counter()
     with Progress(TextColumn("[bold]{task.description:<14}"), BarColumn(), MofNCompleteColumn(),

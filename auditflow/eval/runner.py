@@ -86,14 +86,22 @@ class _FilingLoader:
                 pass
 
 
-def row_cases(runnable: Sequence[KeyedCase], config: EvalConfig) -> list[KeyedCase]:
-    """The cases a row runs: all, or its stratified subset (drawn from the runnable cases)."""
-    if config.subset is None:
-        return list(runnable)
+def subset_cases(cases: Sequence[KeyedCase], size: int | None, *, data_root: Path | None) -> list[KeyedCase]:
+    """The cases runnable here (:func:`missing_requirement`), in their order, or the stratified subset of
+    ``size`` drawn from them (``None``: all). An eval row with ``+subset=N`` and ``pytest --auditflow-subset N``
+    both call this, so over the same case files they run the very same cases."""
+    runnable = [kc for kc in cases if missing_requirement(kc, data_root) is None]
+    if size is None:
+        return runnable
     from auditflow.eval.subset import stratified_subset
 
-    keep = stratified_subset(runnable, config.subset)
+    keep = stratified_subset(runnable, size)
     return [kc for kc in runnable if kc.key in keep]
+
+
+def row_cases(cases: Sequence[KeyedCase], config: EvalConfig, *, data_root: Path | None) -> list[KeyedCase]:
+    """The cases a row runs: every runnable case, or its stratified subset (drawn from the runnable cases)."""
+    return subset_cases(cases, config.subset, data_root=data_root)
 
 
 def run_eval(cases: Sequence[KeyedCase], configs: Sequence[EvalConfig], base: RunSettings, *, jobs: int,
@@ -119,7 +127,7 @@ def run_eval(cases: Sequence[KeyedCase], configs: Sequence[EvalConfig], base: Ru
                                 prompts=c.prompts if c.prompts is not None else base.prompts,
                                 shuffle=c.shuffle if c.shuffle is not None else base.shuffle) for c in configs}
     order = {c.name: i for i, c in enumerate(configs)}
-    rows = {c.name: row_cases(runnable, c) for c in configs}
+    rows = {c.name: row_cases(cases, c, data_root=base.data_root) for c in configs}
     tasks = sorted(((c, kc) for c in configs for kc in rows[c.name]),
                    key=lambda t: (paths[t[1].key], t[1].key, order[t[0].name]))
     tracebacks: dict[tuple[str, str], str] = {}
