@@ -197,12 +197,10 @@ def is_cache_miss(exc: BaseException) -> bool:
 
 
 def is_model_error(exc: BaseException) -> bool:
-    """Whether ``exc`` is a model that could not answer: a remote endpoint still failing after its retries
-    (``auditflow.llm.remote.RemoteModelError``, naming the endpoint) or the local model failing. The case
+    """Whether ``exc`` is a model that could not answer (``auditflow.llm.errors.ModelCallError``): a remote
+    endpoint still failing after its retries (``RemoteModelError``, naming the endpoint) or the local model
+    failing (``LocalModelError``). The case
     then ends with the S label, as a model that gave no answer, not as an input error of the case."""
-    try:
-        from auditflow.llm.local import LocalModelError
-        from auditflow.llm.remote import RemoteModelError
-    except ImportError:
-        return False
-    return isinstance(exc, (RemoteModelError, LocalModelError))
+    from auditflow.llm.errors import ModelCallError
+
+    return isinstance(exc, ModelCallError)

@@ -33,7 +33,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import ConfigDict, Field
 
-from auditflow.llm.errors import PicklableError
+from auditflow.llm.errors import ModelCallError, PicklableError
 from auditflow.llm.cachekey import (CacheKey, check_entry, escape_surrogates, response_from_json, response_to_json,
                                     sha256_hex)
 from auditflow.llm.stats import CacheStats
@@ -353,10 +353,7 @@ class LLMCache:
 
 def _endpoint_failed(exc: BaseException) -> bool:
     """A model that could not answer (a remote endpoint failing after its retries, the local model failing)."""
-    from auditflow.llm.local import LocalModelError
-    from auditflow.llm.remote import RemoteModelError
-
-    return isinstance(exc, (RemoteModelError, LocalModelError))
+    return isinstance(exc, ModelCallError)
 
 
 # -- housekeeping --------------------------------------------------------------------------------

@@ -23,3 +23,9 @@ class PicklableError(AuditflowError):
 
     def __reduce__(self):
         return (_restore, (type(self), str(self), dict(self.__dict__)))
+
+
+class ModelCallError(PicklableError):
+    """A model that could not answer: a remote endpoint still failing after its retries, or the local model
+    failing. The LLM call cache marks a case cut short by one, and a case that meets one ends with the S label
+    (a model that gave no answer, not an input error of the case)."""

@@ -34,7 +34,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from auditflow.errors import AuditflowError
+from auditflow.llm.errors import ModelCallError
 from auditflow.llm.install import get_spec, model_path as installed_model_path
 
 MODEL_NAMES = ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b")
@@ -46,7 +46,7 @@ _IN_FLIGHT: dict[str, threading.BoundedSemaphore] = {}  # resolved GGUF path -> 
 LOAD_SECONDS: dict[str, float] = {}  # resolved GGUF path -> seconds the load took
 
 
-class LocalModelError(AuditflowError):
+class LocalModelError(ModelCallError):
     """The local model cannot run: runtime missing, model not installed, or a failed request."""
 
 

@@ -24,7 +24,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import ConfigDict, Field
 
-from auditflow.llm.errors import PicklableError
+from auditflow.llm.errors import ModelCallError, PicklableError
 
 TIMEOUT_ENV = "AUDITFLOW_LLM_TIMEOUT"
 RETRIES_ENV = "AUDITFLOW_LLM_MAX_RETRIES"
@@ -39,7 +39,7 @@ class RemoteSettingsError(PicklableError):
     """An environment variable that sets the remote models' timeout or retries holds a bad value."""
 
 
-class RemoteModelError(PicklableError):
+class RemoteModelError(ModelCallError):
     """A remote model call failed after its retries: ``kind`` says how, ``endpoint`` where."""
 
     def __init__(self, kind: str, endpoint: str, detail: str, *, model: str = "") -> None:

@@ -321,6 +321,24 @@ def test_errors_survive_pickling(tmp_path):
     assert pickle.loads(pickle.dumps(miss)).key == "ab" * 32
 
 
+def test_both_model_failures_share_one_base():
+    """A remote endpoint failing and the local model failing are one kind for the cache and the case label."""
+    import pickle
+
+    from auditflow.cases.models import is_model_error
+    from auditflow.llm.errors import ModelCallError
+    from auditflow.llm.local import LocalModelError
+    from auditflow.llm.remote import RemoteModelError
+
+    failures = [RemoteModelError("timeout", "http://127.0.0.1:1/v1", "no answer", model="m:x"),
+                LocalModelError("the local model qwen failed: out of memory")]
+    for err in failures:
+        assert isinstance(err, ModelCallError) and is_model_error(err)
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err) and back.__dict__ == err.__dict__
+    assert not is_model_error(CacheWriteError("cannot write"))
+
+
 def test_the_cache_command_prunes_with_the_union_of_used_keys(tmp_path, capsys):
     from auditflow.llm.cache_cmd import main
 
