@@ -9,26 +9,21 @@ auditor audited. An auditor that never ran a checker gives fusion nothing author
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Callable
 
-from langchain_core.messages import HumanMessage, SystemMessage
-
 from auditflow.agents.arbitration import arbitrate, kept_roles, standing_dispute
 from auditflow.agents.configs import ProtocolConfig, get_config
+from auditflow.agents.direct import answer_once
 from auditflow.agents.fusion import TotalConflictError, fuse_reports
 from auditflow.agents.junior import JuniorTurn
 from auditflow.agents.policy import DeterministicPolicy
 from auditflow.agents.profile import PromptProfile, load_profile
-from auditflow.agents.prompts import FINAL_REPORT, final_report_tool
 from auditflow.agents.protocol import RunContext, compiled_graph
-from auditflow.agents.reports import (
-    JUNIOR_REPORT_SCHEMA, AgentTranscript, AuditResult, EvidenceStep, TranscriptStep, fusion_input, parse_junior_report,
-)
+from auditflow.agents.reports import AgentTranscript, AuditResult, EvidenceStep, fusion_input
 from auditflow.contract import InvalidReportError, normalise_number
 from auditflow.agents.senior import describe_fact, grounded
 from auditflow.env.query import AuditQuery, QueryError
@@ -283,22 +278,7 @@ def _direct_turn(env, query: AuditQuery, model, data_root, profile: PromptProfil
     payload = {"task": profile.direct_task, "queried_fact": opening.get("queried_fact"), "excerpt": _excerpt(s)}
     if opening.get("question"):
         payload["question"] = opening["question"]
-    turn = JuniorTurn()
-    if isinstance(model, DeterministicPolicy):
-        text = model.direct_answer(payload)
-    else:
-        bound = model.bind_tools([final_report_tool(JUNIOR_REPORT_SCHEMA, profile)])
-        msg = bound.invoke([SystemMessage(profile.direct_system), HumanMessage(json.dumps(payload, sort_keys=True))])
-        calls = [c for c in getattr(msg, "tool_calls", None) or [] if c.get("name") == FINAL_REPORT]
-        text = json.dumps(calls[0].get("args") or {}, sort_keys=True) if calls else str(msg.content)
-    try:
-        turn.report = parse_junior_report(json.loads(text), "direct")
-        turn.steps.append(TranscriptStep("final_report", content=text))
-    except (ValueError, InvalidReportError) as exc:
-        turn.invalid_outputs = 1
-        turn.structural_failure = True
-        turn.steps.append(TranscriptStep("invalid_output", content=f"{exc}: {text[:500]}"))
-    return turn
+    return answer_once(model, system=profile.direct_system, payload=payload, role="direct", profile=profile)
 
 
 EXCERPT_CONCEPTS = 3

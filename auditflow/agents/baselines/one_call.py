@@ -8,17 +8,11 @@ answers unable_to_verify here.
 """
 from __future__ import annotations
 
-import json
-
-from langchain_core.messages import HumanMessage, SystemMessage
-
 from auditflow.agents.baselines.prompts import BaselinePrompts
+from auditflow.agents.direct import answer_once
 from auditflow.agents.junior import JuniorTurn
-from auditflow.agents.policy import DeterministicPolicy
 from auditflow.agents.profile import PromptProfile
-from auditflow.agents.prompts import FINAL_REPORT, final_report_tool
-from auditflow.agents.reports import JUNIOR_REPORT_SCHEMA, TranscriptStep, parse_junior_report
-from auditflow.contract import InvalidReportError
+from auditflow.agents.reports import TranscriptStep
 
 
 def system_text(baseline: str, prompts: BaselinePrompts) -> str:
@@ -38,22 +32,9 @@ def request(baseline: str, prompts: BaselinePrompts, opening: dict, context: str
 
 
 def answer(model, role: str, prompts: BaselinePrompts, profile: PromptProfile, payload: dict) -> JuniorTurn:
-    """``role``: the baseline's name (its system prompt, and the report's role)."""
-    """The report of one call (or the invalid output it was), as a one-turn transcript."""
+    """The report of one call (or the invalid output it was), as a one-turn transcript. ``role``: the
+    baseline's name (its system prompt, and the report's role)."""
     turn = JuniorTurn()
     turn.steps.append(TranscriptStep("message", content=f"context: {payload['context']}"))
-    if isinstance(model, DeterministicPolicy):
-        text = model.direct_answer(payload)
-    else:
-        bound = model.bind_tools([final_report_tool(JUNIOR_REPORT_SCHEMA, profile)])
-        msg = bound.invoke([SystemMessage(system_text(role, prompts)), HumanMessage(json.dumps(payload, sort_keys=True))])
-        calls = [c for c in getattr(msg, "tool_calls", None) or [] if c.get("name") == FINAL_REPORT]
-        text = json.dumps(calls[0].get("args") or {}, sort_keys=True) if calls else str(msg.content)
-    try:
-        turn.report = parse_junior_report(json.loads(text), role)
-        turn.steps.append(TranscriptStep("final_report", content=text))
-    except (ValueError, InvalidReportError) as exc:
-        turn.invalid_outputs = 1
-        turn.structural_failure = True
-        turn.steps.append(TranscriptStep("invalid_output", content=f"{exc}: {text[:500]}"))
-    return turn
+    return answer_once(model, system=system_text(role, prompts), payload=payload, role=role, profile=profile,
+                       turn=turn)
