@@ -10,29 +10,15 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
-import threading
 from typing import Sequence
 
 from auditflow.env.facts import fact_unit, fact_value
 from auditflow.env.names import label_of, names
+from auditflow.env.search import stems  # the concept search's words: the same stems, a stemmer per thread
 from auditflow.env.tool_base import ToolContext
 from auditflow.xbrl.model import Fact
 
-TEXT_CHUNK_CHARS = 400
-_LOCAL = threading.local()
-
-
-def stems(text: str) -> list[str]:
-    """:func:`auditflow.env.search.stems`, with a stemmer per thread: a Snowball stemmer keeps its word in
-    the object, so two threads of ``auditflow eval --jobs 2`` stemming at once corrupt each other's."""
-    from auditflow.env import search
-
-    stemmer = getattr(_LOCAL, "stemmer", None)
-    if stemmer is None:
-        import snowballstemmer
-
-        stemmer = _LOCAL.stemmer = snowballstemmer.stemmer("english")
-    return stemmer.stemWords([w for w in search._WORD.findall(text.lower()) if w not in search._STOP])  # a text block is cut into pieces of about this size
+TEXT_CHUNK_CHARS = 400  # a text block is cut into pieces of about this size
 _TAG = re.compile(r"<[^>]+>")
 
 
