@@ -1,5 +1,6 @@
 """``docs/results.md`` (the corpus), ``docs/pilot/results.md`` (the pilot, with the LLM ablations),
-``docs/hard/results.md`` (the hard corpus) and ``docs/hard-holdout/results.md`` (its held-back split) are
+``docs/hard/results.md`` (the hard corpus), ``docs/hard-holdout/results.md`` (its held-back split) and
+``docs/natural/results.md`` with ``docs/natural/holdout/results.md`` (questions as people word them) are
 what ``auditflow eval`` writes from the committed LLM cache, byte for byte.
 
 The command is read from each file itself (the block it prints), run again in replay mode with the
@@ -24,7 +25,8 @@ from auditflow.llm import factory
 
 REPO = Path(__file__).resolve().parents[2]
 RESULTS = (REPO / "docs" / "results.md", REPO / "docs" / "pilot" / "results.md", REPO / "docs" / "hard" / "results.md",
-           REPO / "docs" / "hard-holdout" / "results.md")
+           REPO / "docs" / "hard-holdout" / "results.md", REPO / "docs" / "natural" / "results.md",
+           REPO / "docs" / "natural" / "holdout" / "results.md")
 
 
 class _NoModel:
