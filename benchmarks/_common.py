@@ -8,7 +8,9 @@ from __future__ import annotations
 import gc
 import os
 import platform
+import resource
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -72,6 +74,19 @@ def build(path: Path, tset, graph, *, filing_cache: bool = False, cache_dir: Pat
     from auditflow.graphs.environment import build_environment
 
     return build_environment(path, taxonomy_set=tset, taxonomy=graph, filing_cache=filing_cache, cache_dir=cache_dir)
+
+
+def run_cli(cmd: list[str], env: dict) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds of the child, stdout) of one CLI run; exit 0 (clean) or 1 (findings)
+    both count, any other exit is an error that names the command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(cmd[:4])} ...: exit {proc.returncode}: {proc.stderr.strip()[-300:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), proc.stdout
 
 
 def load_average() -> str:

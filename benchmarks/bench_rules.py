@@ -15,15 +15,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 from _common import (build, common_args, data_root_of, filing_dirs, fmt_s, load_average, machine_line,
-                     markdown_table, median, preload, warm_taxonomy)
+                     markdown_table, median, preload, run_cli, warm_taxonomy)
 from bench_check import APPLE, CLI_GOAL_S, cli_command, cli_env
 
 from auditflow.rules import registry
@@ -45,25 +43,13 @@ def bench_filing(path: Path, data_root: Path, cache: Path, repeat: int) -> dict[
 RULE_SETS = {"all rules": "all", "first three (0015, 0117, 0126)": "15,117,126"}
 
 
-def run_cli(cmd: list[str], env: dict) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the child) of one CLI run; exit 0 or 1 both count."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"{' '.join(cmd)}: exit {proc.returncode}: {proc.stderr.strip()[-200:]}")
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
 def bench_cli_pairs(data_root: Path, cache: Path, repeat: int) -> dict:
     env = cli_env(cache, None)
     cmds = {name: [*cli_command(APPLE, data_root), "--rules", rules] for name, rules in RULE_SETS.items()}
     out = {name: {"wall": [], "cpu": []} for name in cmds}
     for i in range(repeat + 1):
         for name, cmd in cmds.items():
-            wall, cpu = run_cli(cmd, env)
+            wall, cpu, _ = run_cli(cmd, env)
             if i:  # the first round warms the filing cache
                 out[name]["wall"].append(wall)
                 out[name]["cpu"].append(cpu)

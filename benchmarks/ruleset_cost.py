@@ -32,15 +32,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 from _common import (common_args, data_root_of, filing_dirs, load_average, machine_line, markdown_table,
-                     median, preload)
+                     median, preload, run_cli)
 
 # The 29 rules registered before issue 42 (docs/benchmarks.md, "The registered DQC rules").
 TODAY = ("0004", "0005", "0006", "0008", "0009", "0015", "0033", "0036", "0041", "0043", "0044", "0046",
@@ -83,18 +81,6 @@ def bench_filing(factory, name: str, rule_sets: dict[str, tuple[str, ...]], repe
                 row[s]["cpu"].append(cpu)
                 row[s]["wall"].append(wall)
     return row
-
-
-def run_cli(cmd: list[str], env: dict) -> tuple[float, float, str]:
-    """(wall seconds, CPU seconds of the child, stdout) of one CLI run; exit 0 or 1 both count."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"{' '.join(cmd[:4])} ...: exit {proc.returncode}: {proc.stderr.strip()[-300:]}")
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), proc.stdout
 
 
 def families_per_filing(stdout: str) -> dict[str, int]:
