@@ -45,7 +45,10 @@ EXIT_OK, EXIT_INCOMPLETE, EXIT_USAGE = 0, 1, 2
 def default_jobs(configs) -> int:
     """Cases in flight when ``--jobs`` is not given: two when a row runs the in-process local model (its
     four prompt-cache slots hold two cases' auditors), else :data:`DEFAULT_JOBS`."""
-    return LOCAL_JOBS if any(c.model.startswith("local:") for c in configs) else DEFAULT_JOBS
+    from auditflow.llm.specs import ModelSpec
+
+    local = any(ModelSpec.parse(c.model).provider == "local" for c in configs if c.model != POLICY)
+    return LOCAL_JOBS if local else DEFAULT_JOBS
 
 
 def _positive(text: str) -> int:
@@ -145,7 +148,7 @@ def run_eval_cmd(args) -> int:
     configs = parse_configs(args.configs, model=model)
     for row_model in dict.fromkeys(c.model for c in configs if c.model != POLICY):
         _check_model(row_model)
-    jobs = args.jobs = args.jobs or default_jobs(configs)  # run.json records the number used
+    args.jobs = args.jobs or default_jobs(configs)  # run.json records the number used
     cache_dir, data_root = project.cache_dir(args.cache_dir), project.data_root(args.data_root)
     case_set = collect_cases([Path(c) for c in args.cases], display=project.display)
     notes = _read_notes(args.notes)
@@ -187,7 +190,7 @@ def run_eval_cmd(args) -> int:
 
         stop_lines = add_listener(lambda call: bar.console.print(f"auditflow: {escape(call.line())}", soft_wrap=True))
         try:
-            run = run_eval(case_set.cases, configs, base, jobs=jobs, redact=redact, on_done=on_done,
+            run = run_eval(case_set.cases, configs, base, jobs=args.jobs, redact=redact, on_done=on_done,
                            run_one=watcher or collector)
         finally:
             stop_lines()
