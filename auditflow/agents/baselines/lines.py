@@ -7,7 +7,6 @@ F2... in the order of its context. :func:`rank` is the one BM25 ranking every ba
 """
 from __future__ import annotations
 
-import datetime as dt
 import html
 import re
 from typing import Sequence
