@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from builders import ext, gaap
-from conformance import FY, assert_clean_sample, assert_conformance, base, codes, run
+from conformance import assert_clean_sample, assert_conformance, base, codes, run
 from real_edits import load, run_rule, without_dimensions
 
 RULE = "0110"

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from builders import GAAP_NS, ext, gaap, presentation_arcs
+from builders import GAAP_NS, gaap, presentation_arcs
 from conformance import BS_URI, FY_END, assert_clean_sample, assert_conformance, base, codes, run
 from real_edits import edited, load, run_rule
 

@@ -8,7 +8,7 @@ import pytest
 
 from auditflow.rules.dqc_0124 import months_before
 from builders import GAAP_NS, ext, gaap, presentation_arcs
-from conformance import BS_URI, FY_END, PRIOR_END, assert_clean_sample, assert_conformance, base, codes, run
+from conformance import BS_URI, FY_END, assert_clean_sample, assert_conformance, base, codes, run
 from real_edits import concept_is, edited, load, run_rule
 
 RULE = "0124"
