@@ -5,9 +5,6 @@ from dataclasses import replace
 
 import pytest
 
-from auditflow.graphs.environment import build_environment
-from auditflow.rules import registry
-from auditflow.rules.resources import Resources
 from auditflow.xbrl.model import Label, PRESENTATION
 from builders import ext, gaap, presentation_arcs
 from conformance import FY, assert_clean_sample, codes
@@ -32,7 +29,7 @@ def tax_note(item, label, *, definition="0040 - Disclosure - Income Taxes (Detai
 
 
 def run_on(filing, data_root):
-    return registry.get(RULE).run(build_environment(filing), Resources(data_root))
+    return run_rule(RULE, filing, data_root)
 
 
 def test_conformance_case_reports_exactly_its_codes(data_root):
