@@ -9,6 +9,7 @@ calculation (9364, 9365, 9367), and a balance-sheet concept that takes part in n
 from __future__ import annotations
 
 from auditflow.rules.common import US_GAAP, Collector, facts_named, gate, in_family
+from auditflow.rules.ext_lists import statement_networks
 from auditflow.rules.registry import Need, RuleSpec, register
 
 RULE = "0085"
@@ -64,7 +65,7 @@ def _face(c: Collector, env) -> None:
     if env.filing.document_type is not None and env.filing.document_type.strip() == "8-K":
         c.skipped(None, "an 8-K has no face statements to check")
         return
-    statements = [r for r in env.index.pre_roles if "- Statement " in env.role_definition(r)]
+    statements = statement_networks(env)
     for local in FOOTNOTE:
         where = [r for r in statements if any(_gaap(q, local) for q in env.index.pre_concepts.get(r, ()))]
         concept = next((q for r in where for q in env.index.pre_concepts[r] if _gaap(q, local)), None)

@@ -7,8 +7,8 @@ balance-sheet statement network.
 """
 from __future__ import annotations
 
-from auditflow.rules.common import US_GAAP, Collector, facts_named, gate
-from auditflow.rules.ext_lists import MONETARY_APPROXIMATED, descendants_from, keys, list_values, maybe_monetary
+from auditflow.rules.common import US_GAAP, Collector, facts_named, family_keys, gate
+from auditflow.rules.ext_lists import MONETARY_APPROXIMATED, descendants_from, list_values, maybe_monetary
 from auditflow.rules.registry import Need, RuleSpec, register
 from auditflow.rules.resources import family_key
 
@@ -60,7 +60,7 @@ def run(env, resources):
             c.skipped(f, "no balance-sheet statement network in the presentation")
         return c.result()
     network = env.role_definition(role) or role
-    items = keys(q for q in descendants_from(env, role, ROOTS) if maybe_monetary(env, q))
+    items = family_keys(q for q in descendants_from(env, role, ROOTS) if maybe_monetary(env, q))
     c.note(f"DQC {SPEC.name}: {MONETARY_APPROXIMATED}")
     for local, f in listed_facts:
         for q in list_values(env, f):

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from auditflow.rules.properties import declared_type, is_monetary_fact, pre_descendants
-from auditflow.rules.resources import family_key
+from auditflow.rules.properties import declared_type, is_monetary_fact, networks, pre_descendants
 from auditflow.xbrl.qname import QName
 
 if TYPE_CHECKING:
@@ -47,7 +46,7 @@ def list_values(env: "AuditEnvironment", f: "Fact") -> list[QName]:
 
 def statement_networks(env: "AuditEnvironment") -> list[str]:
     """Presentation roles whose definition contains ``- Statement `` (DQC's ``$PRES_NETWORKS`` filtered so)."""
-    return [r for r in env.index.pre_roles if STATEMENT in env.role_definition(r)]
+    return networks(env, STATEMENT)
 
 
 def concepts_in(env: "AuditEnvironment", roles: Iterable[str]) -> set[QName]:
@@ -56,10 +55,6 @@ def concepts_in(env: "AuditEnvironment", roles: Iterable[str]) -> set[QName]:
     for role in roles:
         out |= env.index.pre_concepts.get(role, set())
     return out
-
-
-def keys(concepts: Iterable[QName]) -> frozenset:
-    return frozenset(family_key(q) for q in concepts)
 
 
 def maybe_monetary(env: "AuditEnvironment", q: QName) -> bool:
