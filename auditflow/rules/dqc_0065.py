@@ -9,6 +9,7 @@ supplemental or noncash abstracts.
 from __future__ import annotations
 
 from auditflow.rules.common import US_GAAP, Collector, facts_named, gate, in_family
+from auditflow.rules.properties import pre_descendants
 from auditflow.rules.registry import Need, RuleSpec, register
 
 RULE = "0065"
@@ -33,14 +34,9 @@ def descendant_names(env, roots: tuple[str, ...]) -> tuple[set[str], set[str]]:
     for (role, source), _arcs in env.index.pre_down.items():
         if source.local not in roots or not in_family(source, US_GAAP):
             continue
-        stack, seen = [source], {source}
-        while stack:
-            for a in env.index.pre_down.get((role, stack.pop()), ()):
-                if a.target not in seen:
-                    seen.add(a.target)
-                    names.add(a.target.local)
-                    networks.add(env.role_definition(role) or role)
-                    stack.append(a.target)
+        for q in pre_descendants(env, role, [source]):
+            names.add(q.local)
+            networks.add(env.role_definition(role) or role)
     return names, networks
 
 

@@ -8,7 +8,7 @@ calculation is the same mistake in the linkbase (10094).
 """
 from __future__ import annotations
 
-from auditflow.rules.common import US_GAAP, Collector, facts_named, gate, in_family
+from auditflow.rules.common import US_GAAP, Collector, calc_paths, facts_named, gate, in_family
 from auditflow.rules.registry import Need, RuleSpec, register
 
 RULE = "0088"
@@ -33,19 +33,8 @@ def _period_unit(env, f) -> tuple:
 
 def _descendant_of(env, top: str, local: str) -> str | None:
     """The first role in which a US-GAAP ``local`` is a calculation descendant of a US-GAAP ``top``."""
-    for (role, source), _arcs in sorted(env.index.calc_down.items(), key=lambda kv: (kv[0][0], kv[0][1].clark())):
-        if source.local != top or not in_family(source, US_GAAP):
-            continue
-        stack, seen = [source], set()
-        while stack:
-            node = stack.pop()
-            for a in env.index.calc_down.get((role, node), ()):
-                if a.target.local == local and in_family(a.target, US_GAAP):
-                    return role
-                if a.target not in seen:
-                    seen.add(a.target)
-                    stack.append(a.target)
-    return None
+    return next((role for role, path, _w in calc_paths(env, top)
+                 if path[-1].local == local and in_family(path[-1], US_GAAP)), None)
 
 
 def run(env, resources):

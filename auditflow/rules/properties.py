@@ -73,31 +73,31 @@ def statement_networks(env: "AuditEnvironment") -> list[str]:
     return networks(env, "- Statement -")
 
 
-def pre_descendants(env: "AuditEnvironment", role: str, roots: Iterable[QName]) -> Iterator[QName]:
-    """Every presentation descendant of ``roots`` in ``role`` (each once, cycles cut), depth first."""
+def _descendants(down: dict, role: str, roots: Iterable[QName]) -> Iterator[QName]:
+    """Every descendant of ``roots`` in ``role`` of an index of arcs by (role, source), each once (cycles
+    cut), depth first."""
     seen: set[QName] = set()
     stack = list(roots)
     while stack:
         node = stack.pop()
-        for a in env.index.pre_down.get((role, node), ()):
+        for a in down.get((role, node), ()):
             if a.target not in seen:
                 seen.add(a.target)
                 yield a.target
                 stack.append(a.target)
 
 
+def pre_descendants(env: "AuditEnvironment", role: str, roots: Iterable[QName]) -> Iterator[QName]:
+    """Every presentation descendant of ``roots`` in ``role`` (each once, cycles cut), depth first."""
+    return _descendants(env.index.pre_down, role, roots)
+
+
 def calc_descendants(env: "AuditEnvironment", roots: Iterable[QName]) -> Iterator[tuple[str, QName]]:
     """(role, concept) for every summation-item descendant of ``roots`` in any of the filer's networks."""
+    roots = list(roots)
     for role in env.index.calc_roles:
-        seen: set[QName] = set()
-        stack = list(roots)
-        while stack:
-            node = stack.pop()
-            for a in env.index.calc_down.get((role, node), ()):
-                if a.target not in seen:
-                    seen.add(a.target)
-                    yield role, a.target
-                    stack.append(a.target)
+        for q in _descendants(env.index.calc_down, role, roots):
+            yield role, q
 
 
 def hypercubes(env: "AuditEnvironment") -> set[QName]:
