@@ -2,7 +2,6 @@
 operating lease expense (docs/rules/DQC_US_0088.md)."""
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 
 import pytest
@@ -10,7 +9,7 @@ import pytest
 from auditflow.xbrl.qname import QName
 from builders import ext, gaap
 from conformance import FY, IS_URI, assert_clean_sample, assert_conformance, base, codes, run
-from real_edits import load, run_rule
+from real_edits import edited, load, replaced, run_rule
 
 RULE = "0088"
 EXPENSE, VARIABLE, COST = gaap("OperatingLeaseExpense"), gaap("VariableLeaseCost"), gaap("OperatingLeaseCost")
@@ -59,12 +58,8 @@ def _renamed(filing, old: str, new: str, *, facts: bool, arcs: bool):
     def q(c):
         return QName(c.namespace, new, c.prefix) if c.local == old else c
 
-    out = copy.copy(filing)
-    if facts:
-        out.facts = [replace(f, concept=q(f.concept)) for f in filing.facts]
-    if arcs:
-        out.arcs = [replace(a, source=q(a.source), target=q(a.target)) for a in filing.arcs]
-    return out
+    out = edited(filing, change=lambda f: replace(f, concept=q(f.concept))) if facts else filing
+    return replaced(out, arcs=[replace(a, source=q(a.source), target=q(a.target)) for a in out.arcs]) if arcs else out
 
 
 @pytest.mark.slow
