@@ -293,6 +293,13 @@ def family_keys(qnames: Iterable[QName]) -> frozenset:
     return frozenset(family_key(q) for q in qnames)
 
 
+def constant_keys(raw: list) -> frozenset:
+    """A decoded qname constant as the family keys of its concepts: the decoder rules give
+    :func:`decoded_constant` for a set they match by year-independent identity (one function, so a
+    constant read by several rules is decoded once)."""
+    return family_keys(constant_qnames(raw))
+
+
 _DECODED: dict[tuple[str, str], Any] = {}
 CONSTANTS_CACHE_VERSION = 1
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from auditflow.rules.common import Collector, base_concept, constant_qnames, decoded_constant, family_keys, gate
+from auditflow.rules.common import Collector, base_concept, constant_keys, decoded_constant, gate
 from auditflow.rules.registry import CONSTANTS_2025, Need, RuleSpec, register
 from auditflow.rules.resources import family_key
 from auditflow.xbrl.qname import QName, namespace_year
@@ -158,10 +158,6 @@ def _message(s: Sub) -> str:
 MESSAGES = {s.code: _message(s) for s in SUBS}
 
 
-def _keys(raw) -> frozenset:
-    return family_keys(constant_qnames(raw))
-
-
 def _axis_members(env) -> dict[tuple[str, str], dict[QName, set[str]]]:
     """Axis (family, local) -> every member below it in the filer's cubes -> the roles that put it there."""
     out: dict[tuple[str, str], dict[QName, set[str]]] = defaultdict(lambda: defaultdict(set))
@@ -213,17 +209,17 @@ def _older_deprecated(member: QName, resources) -> bool:
     but it may well have been allowed in the year the filing uses."""
     year = namespace_year(member.namespace)
     return (year is not None and year < LISTS_YEAR and base_concept(member)
-            and family_key(member) in decoded_constant(resources, DEPRECATED, _keys))
+            and family_key(member) in decoded_constant(resources, DEPRECATED, constant_keys))
 
 
 def _note(s: Sub, member: QName, resources, env) -> str:
     """The extra sentence of 65 (a default outside the taxonomy's) and 75 (a class-of-stock member)."""
-    if s.eid == "75" and family_key(member) in decoded_constant(resources, CLASSES_OF_STOCK, _keys):
+    if s.eid == "75" and family_key(member) in decoded_constant(resources, CLASSES_OF_STOCK, constant_keys):
         return (f" {member.local} is a class of stock: report it on StatementClassOfStockAxis, together with a generic "
                 "stock member such as CommonStockMember on StatementEquityComponentsAxis.")
     if s.eid == "65":
         default = next((m for a, m in env.dims.defaults.items() if family_key(a) == s.axis), None)
-        if default is not None and family_key(default) not in decoded_constant(resources, DEFAULT_65, _keys):
+        if default is not None and family_key(default) not in decoded_constant(resources, DEFAULT_65, constant_keys):
             return (f" The filer also makes {default.local} the axis's default, which puts every fact without the axis "
                     "on it; the default must be PortionAtFairValueFairValueDisclosureMember.")
     return ""
@@ -240,7 +236,7 @@ def run(env, resources):
         if not members:
             c.skipped(None, f"{s.code}: {s.axis[1]} is not in the filer's definition linkbase")
             continue
-        allowed = frozenset().union(*(decoded_constant(resources, k, _keys) for k in s.constants))
+        allowed = frozenset().union(*(decoded_constant(resources, k, constant_keys) for k in s.constants))
         extra = _below(env, RECONCILING_PARENTS) if s.eid == "70" else set()
         facts = facts if facts is not None else _facts_by_member(env)
         for member in sorted(members, key=QName.clark):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from auditflow.rules.common import (
-    Collector, constant_qnames, decoded_constant, facts_named, family_keys, gate, numeric_items,
+    Collector, constant_keys, constant_qnames, decoded_constant, facts_named, family_keys, gate, numeric_items,
 )
 from auditflow.rules.registry import CONSTANTS_2025, Need, RuleSpec, register
 from auditflow.rules.resources import family_key
@@ -48,10 +48,6 @@ def _strings(raw: list) -> tuple:
     return tuple(str(x).lower() for x in raw[1:])
 
 
-def _keys(raw: list) -> frozenset:
-    return family_keys(constant_qnames(raw))
-
-
 def _by_axis(raw: list) -> dict:
     """``[[axis qname], [set of members]]`` rows as {axis key: member keys}."""
     return {family_key(QName.from_clark(row[1][1])): family_keys(constant_qnames(row[2])) for row in raw[1:]}
@@ -60,8 +56,8 @@ def _by_axis(raw: list) -> dict:
 def exclusions(resources) -> tuple:
     """DQC's exclusions of the non-negative rules: (member local-name substrings, members, axes, {axis: members})."""
     return (decoded_constant(resources, "EXCLUDE_NON_NEG_STRING_MEMBERS", _strings),
-            decoded_constant(resources, "EXCLUDE_NON_NEG_MEMBERS", _keys),
-            decoded_constant(resources, "EXCLUDE_NON_NEG_AXIS", _keys),
+            decoded_constant(resources, "EXCLUDE_NON_NEG_MEMBERS", constant_keys),
+            decoded_constant(resources, "EXCLUDE_NON_NEG_AXIS", constant_keys),
             decoded_constant(resources, "EXCLUDE_NON_NEG_AXIS_MEMBERS", _by_axis))
 
 

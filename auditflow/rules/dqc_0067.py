@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import re
 
-from auditflow.rules.common import Collector, constant_qnames, decoded_constant, family_keys, gate, local_dims
+from auditflow.rules.common import Collector, constant_keys, decoded_constant, gate, local_dims
 from auditflow.rules.registry import CONSTANTS_2025, Need, RuleSpec, register
 from auditflow.rules.resources import family_key
 
@@ -27,10 +27,6 @@ MESSAGE = (
 )
 
 
-def _keys(raw: list) -> frozenset:
-    return family_keys(constant_qnames(raw))
-
-
 def _on_scenario(env, f) -> bool:
     ctx = env.filing.contexts.get(f.context_id)
     return ctx is None or (bool(ctx.dimensions) and SCENARIO in local_dims(ctx))
@@ -40,8 +36,8 @@ def run(env, resources):
     if (skip := gate(SPEC, env, resources)) is not None:
         return skip
     c = Collector(SPEC, env)
-    old = decoded_constant(resources, "NETWORK440000", _keys)
-    new = decoded_constant(resources, "NETWORK606000", _keys)
+    old = decoded_constant(resources, "NETWORK440000", constant_keys)
+    new = decoded_constant(resources, "NETWORK606000", constant_keys)
     adopted = sorted({f.concept.local for f in env.filing.facts
                       if family_key(f.concept) in new and not _on_scenario(env, f)})
     for f in env.filing.facts:

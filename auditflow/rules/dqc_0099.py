@@ -9,7 +9,7 @@ calculation relationship with another such item of the network are listed, less 
 from __future__ import annotations
 
 from auditflow.rules.common import (
-    NO_ELEMENT_PROPERTIES, US_GAAP, Collector, base_concept, constant_qnames, decoded_constant, family_keys, gate,
+    NO_ELEMENT_PROPERTIES, US_GAAP, Collector, base_concept, constant_keys, decoded_constant, gate,
     in_family,
 )
 from auditflow.rules.properties import is_monetary, period_type, pre_descendants
@@ -69,8 +69,7 @@ def statement_networks(env) -> list[str]:
 
 
 def _constants(resources) -> dict[str, frozenset]:
-    decode = lambda raw: family_keys(constant_qnames(raw))  # noqa: E731
-    return {name: decoded_constant(resources, name, decode)
+    return {name: decoded_constant(resources, name, constant_keys)
             for name in ("NON_CF_ITEMS", "SET_NON_CF_ABSTRACTS1", "SSH_EXCEPTIONS", "ASSET_TYPES")}
 
 

@@ -9,7 +9,7 @@ guidance (codes 9565-9572).
 from __future__ import annotations
 
 from auditflow.rules.common import (
-    US_GAAP, Collector, base_concept, constant_qnames, decoded_constant, facts_named, family_keys, gate, in_family,
+    US_GAAP, Collector, base_concept, constant_keys, decoded_constant, facts_named, gate, in_family,
 )
 from auditflow.rules.registry import CONSTANTS_2025, Need, RuleSpec, register
 
@@ -71,9 +71,8 @@ def run(env, resources):
     if not facts:
         c.skipped(None, f"no fact: the filing reports no {CONCEPT}")
         return c.result()
-    decode = lambda raw: family_keys(constant_qnames(raw))  # noqa: E731
-    risk_items = {k[1] for k in decoded_constant(resources, "SET_CONCENTRATION_RISK_ITEMS", decode)}
-    benchmark_items = {k[1] for k in decoded_constant(resources, "SET_BENCHMARK_ITEMS", decode)}
+    risk_items = {k[1] for k in decoded_constant(resources, "SET_CONCENTRATION_RISK_ITEMS", constant_keys)}
+    benchmark_items = {k[1] for k in decoded_constant(resources, "SET_BENCHMARK_ITEMS", constant_keys)}
     plain_exists = any(not f.is_nil and not _dims(env, f) for f in facts)
     for f in facts:
         before = len(c.findings)
