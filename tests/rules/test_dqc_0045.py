@@ -2,20 +2,14 @@
 and real filings (untouched, and with an operating item moved under the investing total)."""
 from __future__ import annotations
 
-from dataclasses import replace
-from decimal import Decimal
-
 import pytest
 
-from auditflow.graphs.environment import build_environment
-from auditflow.rules import registry
 from auditflow.rules.dqc_0045 import FINANCING, INVESTING
-from auditflow.rules.resources import Resources
-from auditflow.xbrl.loader import load_filing
-from auditflow.xbrl.model import SUMMATION_ITEM_2003, Arc
+from auditflow.xbrl.model import SUMMATION_ITEM_2003
 from auditflow.xbrl.qname import QName
 from builders import ext, gaap
 from conformance import CF_URI, assert_clean_sample, assert_conformance, base, codes, run
+from real_edits import arc, load, run_rule, with_arcs
 
 RULE = "0045"
 
@@ -79,20 +73,18 @@ def test_0045_only_the_continuing_operations_totals_are_read(data_root):
 
 @pytest.mark.slow
 def test_0045_real_10k_untouched_is_clean_and_an_operating_item_moved_to_investing_trips_6835(data_root):
-    env = build_environment(load_filing(data_root / "filings-rolled/hi-10k-2020-09-30"))
-    spec, res = registry.get(RULE), Resources(data_root)
-    before = spec.run(env, res)
+    filing = load(data_root, "filings-rolled/hi-10k-2020-09-30")
+    before = run_rule(RULE, filing, data_root)
     assert before.findings == () and before.consistent > 0
-    total = next(a for a in env.filing.arcs if a.arcrole == SUMMATION_ITEM_2003 and a.source.local == INVESTING)
-    moved = Arc(total.kind, total.arcrole, total.role, total.source,
-                QName(total.source.namespace, "IncomeTaxesPaid", "us-gaap"), order=Decimal(99), weight=Decimal(-1))
-    after = spec.run(build_environment(replace(env.filing, arcs=[*env.filing.arcs, moved])), res)
+    total = next(a for a in filing.arcs if a.arcrole == SUMMATION_ITEM_2003 and a.source.local == INVESTING)
+    moved = arc(total.kind, total.arcrole, total.role, total.source,
+                QName(total.source.namespace, "IncomeTaxesPaid", "us-gaap"), order=99, weight=-1)
+    after = run_rule(RULE, with_arcs(filing, add=[moved]), data_root)
     assert codes(after) == ["DQC.US.0045.6835"] and after.findings[0].concept.local == "IncomeTaxesPaid"
 
 
 @pytest.mark.slow
 def test_0045_real_filing_with_convertible_debt_proceeds_in_investing(data_root):
     """upxi's 10-Q puts ProceedsFromConvertibleDebt below the investing total (a real finding)."""
-    env = build_environment(load_filing(data_root / "filings-rolled/upxi-10q-2023-09-30"))
-    result = registry.get(RULE).run(env, Resources(data_root))
+    result = run_rule(RULE, load(data_root, "filings-rolled/upxi-10q-2023-09-30"), data_root)
     assert codes(result) == ["DQC.US.0045.6836"] and result.findings[0].concept.local == "ProceedsFromConvertibleDebt"

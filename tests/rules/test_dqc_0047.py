@@ -2,20 +2,17 @@
 never run by the runner, and never reporting a finding, even on a real filing where DQC would."""
 from __future__ import annotations
 
-from dataclasses import replace
-from decimal import Decimal
-
 import pytest
 
 from auditflow.graphs.environment import build_environment
 from auditflow.rules import registry
 from auditflow.rules.finding import Outcome
 from auditflow.rules.runner import run_rules
-from auditflow.xbrl.loader import load_filing
-from auditflow.xbrl.model import SUMMATION_ITEM_2003, Arc
+from auditflow.xbrl.model import SUMMATION_ITEM_2003
 from auditflow.xbrl.qname import QName
 from builders import gaap
 from conformance import CF_URI, assert_clean_sample, base, codes, run
+from real_edits import arc, load, with_arcs
 
 RULE = "0047"
 
@@ -54,12 +51,11 @@ def test_0047_the_runner_reports_it_as_not_run(data_root):
 
 @pytest.mark.slow
 def test_0047_a_real_filing_with_a_movement_below_operating_cash_is_still_not_run(data_root):
-    env = build_environment(load_filing(data_root / "filings/nflx-10k-2023-12-31"))
-    total = next(a for a in env.filing.arcs
+    filing = load(data_root, "filings/nflx-10k-2023-12-31")
+    total = next(a for a in filing.arcs
                  if a.arcrole == SUMMATION_ITEM_2003 and a.source.local == "NetCashProvidedByUsedInOperatingActivities")
-    moved = Arc(total.kind, total.arcrole, total.role, total.source,
-                QName(total.source.namespace, "IncreaseDecreaseInOperatingCapital", "us-gaap"), order=Decimal(99),
-                weight=Decimal(-1))
-    mutated = build_environment(replace(env.filing, arcs=[*env.filing.arcs, moved]))
+    moved = arc(total.kind, total.arcrole, total.role, total.source,
+                QName(total.source.namespace, "IncreaseDecreaseInOperatingCapital", "us-gaap"), order=99, weight=-1)
+    mutated = build_environment(with_arcs(filing, add=[moved]))
     report = run_rules(mutated, ("0047",), data_root=data_root)
     assert report.findings == [] and RULE in report.not_run
