@@ -217,13 +217,16 @@ def _prices(config: pytest.Config) -> tuple[float, float] | None:
     return out[0], out[1]
 
 
-def _subset(config: pytest.Config) -> int | None:
-    value = _value(config, "auditflow_subset")[0].strip()
+def _count(config: pytest.Config, name: str, what: str) -> int | None:
+    """``--auditflow-<name>`` as a whole number of at least 1 (``what`` it counts, for the error), or None
+    when not given."""
+    ini = "auditflow_" + name.replace("-", "_")
+    value = _value(config, ini)[0].strip()
     if not value:
         return None
     if not value.isdigit() or int(value) < 1:
-        raise pytest.UsageError(f"--auditflow-subset / ini auditflow_subset must be a whole number of at least 1 (the "
-                                f"cases of the stratified subset, as auditflow eval's +subset=N), got {value!r}")
+        raise pytest.UsageError(f"--auditflow-{name} / ini {ini} must be a whole number of at least 1 ({what}), "
+                                f"got {value!r}")
     return int(value)
 
 
@@ -258,10 +261,7 @@ def settings_from_config(config: pytest.Config) -> Settings:
     if not slowest.isdigit():
         raise pytest.UsageError(f"--auditflow-slowest must be a whole number, got {slowest!r}")
     prices = _prices(config)
-    repeats = _value(config, "auditflow_repeats")[0].strip() or "1"
-    if not repeats.isdigit() or int(repeats) < 1:
-        raise pytest.UsageError(f"--auditflow-repeats / ini auditflow_repeats must be a whole number of at least 1 "
-                                f"(runs of each case), got {repeats!r}")
+    repeats = _count(config, "repeats", "runs of each case") or 1
     alpha_text = _value(config, "auditflow_alpha")[0].strip()
     try:
         alpha = float(alpha_text) if alpha_text else None
@@ -270,14 +270,12 @@ def settings_from_config(config: pytest.Config) -> Settings:
     if alpha is not None and not 0 < alpha <= 1:
         raise pytest.UsageError(f"--auditflow-alpha / ini auditflow_alpha must be a significance level above 0 and at "
                                 f"most 1, like 0.05, got {alpha_text!r}")
-    concurrency = _value(config, "auditflow_concurrency")[0].strip() or "1"
-    if not concurrency.isdigit() or int(concurrency) < 1:
-        raise pytest.UsageError(f"--auditflow-concurrency / ini auditflow_concurrency must be a whole number of at "
-                                f"least 1 (cases in flight at once), got {concurrency!r}")
+    concurrency = _count(config, "concurrency", "cases in flight at once") or 1
     return Settings(True, run, _path(config, "auditflow_json"),
                     fraction(min_acc, "--auditflow-min-joint-acc") if min_acc else None, baseline,
                     fraction(_value(config, "auditflow_max_drop")[0] or "0", "--auditflow-max-drop"),
                     bool(config.getoption("auditflow_update_expected")), int(slowest),
                     _path(config, "auditflow_used_keys"), html_path=_path(config, "auditflow_html"),
-                    concurrency=int(concurrency), prices=prices, repeats=int(repeats), alpha=alpha,
-                    subset=_subset(config))
+                    concurrency=concurrency, prices=prices, repeats=repeats, alpha=alpha,
+                    subset=_count(config, "subset", "the cases of the stratified subset, as auditflow eval's "
+                                                    "+subset=N"))
