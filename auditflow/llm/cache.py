@@ -343,17 +343,12 @@ class LLMCache:
         except Exception as exc:
             # a case cut short after some of its calls were recorded: the next ``once`` records the rest (a case
             # with nothing recorded records anyway, so it gets no mark)
-            if self.mode == "once" and _endpoint_failed(exc) and self.case_recorded():
+            if self.mode == "once" and isinstance(exc, ModelCallError) and self.case_recorded():
                 self._mark_interrupted()
             raise
         response = response_to_json(answer)
         self.write(key, request, response, role=role, model=model)
         return response_from_json(response)
-
-
-def _endpoint_failed(exc: BaseException) -> bool:
-    """A model that could not answer (a remote endpoint failing after its retries, the local model failing)."""
-    return isinstance(exc, ModelCallError)
 
 
 # -- housekeeping --------------------------------------------------------------------------------
@@ -520,12 +515,13 @@ class CachedChatModel(BaseChatModel):
     def _call(self, messages: list[BaseMessage], stop: list[str] | None, kwargs: dict) -> Any:
         inner = self.make_inner()
         bound = inner.bind_tools(self.tools, **self.tool_kwargs) if self.tools else inner
+        round_ = sum(isinstance(m, AIMessage) for m in messages) + 1
         t0 = time.perf_counter()
         out = bound.invoke(list(messages), stop=stop, **kwargs)
-        self._report_live(messages, out, time.perf_counter() - t0)
-        return recover_tool_call(out, self.tools, sum(isinstance(m, AIMessage) for m in messages) + 1)
+        self._report_live(round_, out, time.perf_counter() - t0)
+        return recover_tool_call(out, self.tools, round_)
 
-    def _report_live(self, messages: list[BaseMessage], out: Any, seconds: float) -> None:
+    def _report_live(self, round_: int, out: Any, seconds: float) -> None:
         """Count a call that reached the model in its case's totals and tell the progress listeners
         (auditflow.llm.progress); a replay never gets here, so replayed results do not change."""
         from auditflow.llm.progress import LiveTotals, emit, live_totals, usage_of
@@ -535,7 +531,7 @@ class CachedChatModel(BaseChatModel):
         prompt, completion = usage_of(out)
         call = (totals or LiveTotals()).add(
             case_id=getattr(cache, "case_id", None), role=self.role, seconds=seconds, prompt_tokens=prompt,
-            completion_tokens=completion, round=sum(isinstance(m, AIMessage) for m in messages) + 1)
+            completion_tokens=completion, round=round_)
         emit(call)
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:  # noqa: ARG002
