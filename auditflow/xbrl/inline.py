@@ -138,8 +138,8 @@ def _warning(code: str, el: etree._Element, document: str, message: str) -> Warn
     return Warning_(code=code, message=f"{what}: {message}", document=document, line=el.sourceline)
 
 
-def _read_header(root: etree._Element, name: str, out: ParsedInstance, members: _MemberNames | None = None,
-                 defined_in: dict[tuple[str, str], tuple[str, int | None]] | None = None) -> None:
+def _read_header(root: etree._Element, name: str, out: ParsedInstance, members: _MemberNames | None,
+                 defined_in: dict[tuple[str, str], tuple[str, int | None]]) -> None:
     """Collect references, contexts and units from every ``ix:references``/``ix:resources``
     (explicit members named through ``members`` when given, see :func:`parse_context`). ``defined_in``
     remembers where each context and unit id of the set was defined, so that another document's
@@ -172,7 +172,7 @@ def _read_header(root: etree._Element, name: str, out: ParsedInstance, members: 
 
 
 def _define(kind: str, id_: str, item, known: dict, name: str, line: int | None,
-            defined_in: dict[tuple[str, str], tuple[str, int | None]] | None, out: ParsedInstance) -> bool:
+            defined_in: dict[tuple[str, str], tuple[str, int | None]], out: ParsedInstance) -> bool:
     """Whether ``item`` (a context or unit read from document ``name``) is to be stored under ``id_``.
 
     Inline XBRL 1.1 wants every id unique across the document set. The same id defined by another
@@ -182,8 +182,6 @@ def _define(kind: str, id_: str, item, known: dict, name: str, line: int | None,
 
     :raises MalformedXBRLError: the two documents define ``id_`` differently.
     """
-    if defined_in is None:
-        return True
     first = defined_in.setdefault((kind, id_), (name, line))
     if first[0] == name:
         return True
