@@ -29,14 +29,14 @@ def deselect_outside_subset(state: AuditflowSession, config: pytest.Config, item
     """Keep the audit items of the stratified subset of ``state.settings.subset`` cases (and every other
     item), in place; the audit items left out go to ``pytest_deselected``."""
     size = state.settings.subset
-    cases = [KeyedCase(subset_key(state, item), item.case) for item in items if isinstance(item, AuditCaseItem)]
-    if size is None or not cases:
+    keys = {item: subset_key(state, item) for item in items if isinstance(item, AuditCaseItem)}
+    if size is None or not keys:
         return
+    cases = [KeyedCase(key, item.case) for item, key in keys.items()]
     keep = {kc.key for kc in subset_cases(cases, size, data_root=state.settings.run.data_root)}
     kept, dropped = [], []
     for item in items:
-        left_out = isinstance(item, AuditCaseItem) and subset_key(state, item) not in keep
-        (dropped if left_out else kept).append(item)
+        (dropped if item in keys and keys[item] not in keep else kept).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
