@@ -284,7 +284,20 @@ def default_profile_name(model: str | None, *, question: bool = False) -> str:
     if model is None or model.strip() == "policy":
         return "natural" if question else "guided"
     provider = model.split(":", 1)[0]
-    return "guided" if provider in ("local", "hf") else "plain"
+    return "guided" if provider in ("local", "hf") or _is_bundled_model_served(model) else "plain"
+
+
+def _is_bundled_model_served(model: str) -> bool:
+    """Whether ``model`` is one of the bundled local models behind an OpenAI-compatible server
+    (``openai-compatible:http://127.0.0.1:8080/v1#qwen2.5-coder-1.5b``, as ``auditflow model serve``
+    prints it): the profile follows the model, not the transport, so a served model reads the prompts
+    it reads in-process and its results can be set beside the in-process ones."""
+    from auditflow.llm.install import MODELS
+
+    if not model.startswith("openai-compatible") or "#" not in model:
+        return False
+    name = model.rsplit("#", 1)[1].strip().lower()
+    return name in {f"qwen2.5-coder-{size}" for size in MODELS}
 
 
 GUIDED = "guided"

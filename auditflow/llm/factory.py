@@ -31,9 +31,10 @@ _INNER: dict[str, Any] = {}
 _INNER_LOCK = threading.Lock()
 
 
-def _render_history(spec: ModelSpec) -> bool:
-    """The local model renders tool calls and results with its own chat template; others get text."""
-    return spec.provider != "local"
+def _render_history(spec: ModelSpec) -> bool | str:
+    """How the adapter renders earlier calls and results for ``spec``: its provider's registry entry
+    (``auditflow.llm.specs.PROVIDER_HISTORY``)."""
+    return spec.history
 
 
 def inner_model(spec: ModelSpec | str) -> Any:
@@ -111,7 +112,7 @@ def route_key_material(spec: ModelSpec) -> Callable[[list], dict] | None:
     return functools.partial(remote_key_material, route=spec.tool_route, render_history=_render_history(spec))
 
 
-def remote_key_material(tools: list, *, route: str, render_history: bool) -> dict:
+def remote_key_material(tools: list, *, route: str, render_history: bool | str) -> dict:
     adapter = key_material(tools, render_history=render_history) if route != TOOLS else {}
     return {**adapter, "tool_route": route}
 

@@ -36,6 +36,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from auditflow.llm.errors import ModelCallError
 from auditflow.llm.install import get_spec, model_path as installed_model_path
+from auditflow.llm.toolcalls import render_tool_call
 
 MODEL_NAMES = ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b")
 INSTALL_EXTRA = "pip install 'pytest-auditflow[local]'"
@@ -106,11 +107,6 @@ def _text(content: Any) -> str:
     if isinstance(content, list):  # content blocks: keep the text ones
         return "".join(b if isinstance(b, str) else str(b.get("text", "")) for b in content)
     return str(content)
-
-
-def render_tool_call(call: Mapping[str, Any]) -> str:
-    """A tool call as the model was constrained to write it: one line of {"name", "arguments"} JSON."""
-    return json.dumps({"name": call["name"], "arguments": call.get("args") or {}}, ensure_ascii=False)
 
 
 def to_openai_messages(messages: list[BaseMessage]) -> list[dict]:

@@ -43,6 +43,13 @@ PROVIDER_ROUTES: dict[str, tuple[str, ...]] = {
     # template (llama.cpp serving Qwen2.5-Coder writes the call as text): constrained by default
     "openai-compatible": (JSON_SCHEMA, TOOLS),
 }
+# How a constrained route (json-schema, text) shows the model its earlier calls and their results
+# (docs/local-llm.md, "Tool-call routes"): as plain text (calls as JSON, results as user messages: any
+# chat API takes them), left to the in-process model's own chat template, or as the in-process model
+# shows them, calls as the assistant's JSON text and results as ``tool`` messages. A self-hosted server
+# applies the model's chat template, so the last makes a served model read what it reads in-process.
+HISTORY_TEXT, HISTORY_TEMPLATE, HISTORY_TOOL_ROLE = True, False, "tool-role"  # values kept in cache keys
+PROVIDER_HISTORY: dict[str, bool | str] = {"local": HISTORY_TEMPLATE, "openai-compatible": HISTORY_TOOL_ROLE}
 # Providers whose models answer in text only: they get the constrained JSON tool-call adapter.
 TEXT_ONLY_PROVIDERS = frozenset({"local", "hf"})
 # In-process models: one instance per process (one llama.cpp server / torch model).
@@ -142,6 +149,11 @@ class ModelSpec:
             return OPENAI_HOSTS[self.provider][0]
         return {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}.get(
             self.provider, f"{self.provider} (in this process)")
+
+    @property
+    def history(self) -> bool | str:
+        """How a constrained route renders earlier calls and results (``PROVIDER_HISTORY``; text otherwise)."""
+        return PROVIDER_HISTORY.get(self.provider, HISTORY_TEXT)
 
     @property
     def text_only(self) -> bool:

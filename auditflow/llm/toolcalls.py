@@ -208,7 +208,7 @@ def tool_prompt(tools: list) -> str:
     return TOOL_PROMPT.format(tools="\n".join(lines))
 
 
-def key_material(tools: list, *, render_history: bool = True) -> dict:
+def key_material(tools: list, *, render_history: bool | str = True) -> dict:
     """What the adapter adds to a cache key: its protocol and hashes of the prompt and the constraint."""
     def sha(obj: Any) -> str:
         return hashlib.sha256(json.dumps(obj, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
@@ -384,11 +384,19 @@ def _observation(content: Any) -> Any:
         return text
 
 
-def to_text_messages(messages: list[BaseMessage], tools: list[dict], *, render_history: bool = True) -> list[BaseMessage]:
+def render_tool_call(call) -> str:
+    """A tool call as a constrained model wrote it: one line of {"name", "arguments"} JSON."""
+    return json.dumps({"name": call["name"], "arguments": call.get("args") or {}}, ensure_ascii=False)
+
+
+def to_text_messages(messages: list[BaseMessage], tools: list[dict], *,
+                     render_history: bool | str = True) -> list[BaseMessage]:
     """The conversation for a text-only model: the tool list appended to the system prompt and, with
-    ``render_history``, earlier calls as their JSON and tool results as user messages (text models and
-    chat templates differ in tool-role support). Without it, calls and results are left for the
-    inner model to render (the local model's Qwen template has a tool role)."""
+    ``render_history`` True, earlier calls as their JSON and tool results as user messages (text models
+    and chat templates differ in tool-role support). False leaves calls and results for the inner model
+    to render (the local model's Qwen template has a tool role). ``"tool-role"`` renders them as the
+    local model does, for a server that applies the same template: each call as the assistant's JSON
+    line, each result as a ``tool`` message (``auditflow.llm.specs.PROVIDER_HISTORY``)."""
     names: dict[str, str] = {}
     out: list[BaseMessage] = []
     suffix = tool_prompt(tools) if tools else ""
@@ -396,8 +404,13 @@ def to_text_messages(messages: list[BaseMessage], tools: list[dict], *, render_h
         if isinstance(m, SystemMessage):
             out.append(SystemMessage("\n\n".join(x for x in (message_text(m), suffix) if x)))
             suffix = ""
-        elif not render_history:
+        elif render_history is False:
             out.append(m)
+        elif render_history == "tool-role":
+            if isinstance(m, AIMessage) and m.tool_calls:
+                out.append(AIMessage("\n".join(render_tool_call(c) for c in m.tool_calls)))
+            else:  # a tool message keeps its role; the server's chat template marks it as a tool result
+                out.append(m)
         elif isinstance(m, AIMessage) and m.tool_calls:
             names.update({c.get("id") or "": c["name"] for c in m.tool_calls})
             calls = [{"name": c["name"], "arguments": c.get("args") or {}} for c in m.tool_calls]
@@ -466,7 +479,7 @@ class ToolCallingAdapter(BaseChatModel):
     inner: Any
     tools: list[dict] = Field(default_factory=list)
     call_lock: Any = None
-    render_history: bool = True
+    render_history: bool | str = True
 
     @property
     def _llm_type(self) -> str:
@@ -480,7 +493,7 @@ class ToolCallingAdapter(BaseChatModel):
         return self.model_copy(update={"tools": normalise_tools(list(tools))})
 
     @staticmethod
-    def key_material(tools: list, *, render_history: bool = True) -> dict:
+    def key_material(tools: list, *, render_history: bool | str = True) -> dict:
         return key_material(tools, render_history=render_history)
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:  # noqa: ARG002

@@ -120,6 +120,10 @@ def test_profiles_are_files_and_a_bad_one_names_its_field(tmp_path):
     assert guided.next_call and guided.violations_found and not plain.next_call and plain.view == "full"
     assert load_profile(None, model="local:qwen2.5-coder-1.5b").name == "guided"
     assert load_profile(None, model="openai:gpt-4o").name == "plain"
+    # the profile follows the model, not the transport: a bundled model served over HTTP reads what it
+    # reads in-process; any other model behind an OpenAI-compatible server is taken as a hosted one
+    assert load_profile(None, model="openai-compatible:http://127.0.0.1:8080/v1#qwen2.5-coder-1.5b").name == "guided"
+    assert load_profile(None, model="openai-compatible:http://127.0.0.1:8080/v1#llama-3-70b").name == "plain"
     mine = tmp_path / "mine.yaml"
     from auditflow.agents.profile import PROFILE_DIR
     mine.write_text((PROFILE_DIR / "guided.yaml").read_text().replace("profile: guided", "profile: mine"))

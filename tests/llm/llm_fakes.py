@@ -47,8 +47,10 @@ def allowed(role: str) -> frozenset[str]:
 
 
 def policy_history(messages: list[BaseMessage]) -> list[BaseMessage]:
-    """Undo the adapter's text rendering (JSON calls, tool results as user messages) for the planner."""
-    if any(isinstance(m, ToolMessage) for m in messages):
+    """Undo the adapter's rendering for the planner: calls written as JSON text become tool calls, and
+    tool results given as user messages (the text history) or as tool messages (the tool-role history
+    of a served model) become tool messages answering them."""
+    if any(isinstance(m, AIMessage) and m.tool_calls for m in messages):
         return [m for m in messages if not isinstance(m, SystemMessage)]
     out: list[BaseMessage] = []
     n = 0
@@ -60,6 +62,8 @@ def policy_history(messages: list[BaseMessage]) -> list[BaseMessage]:
                                                    "id": f"c{n}", "type": "tool_call"}]))
         elif isinstance(m, HumanMessage) and "tool" in payload and "observation" in payload:
             out.append(ToolMessage(json.dumps(payload["observation"]), tool_call_id=f"c{n}"))
+        elif isinstance(m, ToolMessage):
+            out.append(ToolMessage(m.content, tool_call_id=f"c{n}"))
         elif not isinstance(m, SystemMessage):
             out.append(m)
     return out

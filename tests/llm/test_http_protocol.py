@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from http_fakes import FakeAPI, Reply, openai_completion
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from llm_fakes import TextPolicyModel
 
 from auditflow.cli.main import main
@@ -25,12 +25,14 @@ pytest.importorskip("langchain_openai")
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_XML = REPO / "auditflow" / "samples" / "acme-10k-2024" / "xml"
 ASSETS = ["--concept", "us-gaap:Assets", "--period", "2024-12-31", "--rule", "0126", "--format", "json"]
-WIRE_ROLES = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
+WIRE_ROLES = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage,
+              "tool": lambda content: ToolMessage(content, tool_call_id="wire")}
 
 
 def policy_reply(number: int, body: dict) -> Reply:  # noqa: ARG001
     """What the policy calls next, from the OpenAI messages the client sent (the JSON-schema route
-    renders calls and observations as text, which is all the wire carries); ``GET /v1/models`` lists it."""
+    sends earlier calls as the assistant's JSON text and their results as ``tool`` messages, as the
+    in-process model reads them); ``GET /v1/models`` lists it."""
     if body is None:
         return Reply(body={"object": "list", "data": [{"id": "policy-over-http", "object": "model"}]})
     messages = [WIRE_ROLES[m["role"]](m["content"] or "") for m in body["messages"]]

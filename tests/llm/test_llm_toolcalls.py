@@ -91,6 +91,27 @@ def test_text_rendering_for_models_without_a_tool_role():
     assert key_material(TOOLS) != key_material(TOOLS, render_history=False)
 
 
+def test_a_served_model_reads_its_history_as_the_in_process_model_does():
+    """The tool-role history (openai-compatible): the server applies the chat template the in-process
+    model applies, so it gets the same messages: the call as the assistant's JSON line, the result as a
+    tool message (which the template wraps in <tool_response>)."""
+    from auditflow.llm.local import to_openai_messages
+
+    served = to_text_messages(_conversation(), TOOLS, render_history="tool-role")
+    in_process = to_openai_messages(to_text_messages(_conversation(), TOOLS, render_history=False))
+    assert not served[2].tool_calls and isinstance(served[3], ToolMessage)
+    assert [m.content for m in served] == [m["content"] for m in in_process]
+    assert len({json.dumps(key_material(TOOLS, render_history=h)) for h in (True, False, "tool-role")}) == 3
+
+
+def test_each_provider_names_its_history_in_its_registry_entry():
+    from auditflow.llm.specs import ModelSpec
+
+    assert ModelSpec.parse("local:qwen2.5-coder-1.5b").history is False  # recorded keys depend on these
+    assert ModelSpec.parse("openai:gpt-4o").history is True
+    assert ModelSpec.parse("openai-compatible:http://127.0.0.1:8080/v1#qwen2.5-coder-1.5b").history == "tool-role"
+
+
 def test_the_adapter_constrains_parses_and_numbers_calls():
     inner = TextPolicyModel()
     model = ToolCallingAdapter(inner=inner).bind_tools(TOOLS)
