@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 from typing import Sequence
 
 from auditflow.env.facts import fact_unit, fact_value
@@ -87,20 +88,34 @@ def is_text_block(fact: Fact) -> bool:
     return not fact.is_numeric and fact.value is not None and len(fact.value) > 200
 
 
-def rank(query: str, docs: Sequence[str]) -> list[int]:
-    """Indices of ``docs`` by BM25 score against ``query``, best first; ties (and zero scores) keep the
-    documents' order, so the ranking is the same on every run."""
-    if not docs:
-        return []
-    terms = stems(query)
-    if not terms:
-        return list(range(len(docs)))
-    import bm25s
+class Bm25Index:
+    """BM25 over fixed documents, built once and asked many times: a filing's chunks are the same for
+    every question about it, and stemming and indexing them costs far more than one query."""
 
-    retriever = bm25s.BM25()
-    retriever.index([stems(d) or ["\u0000"] for d in docs], show_progress=False)
-    scores = retriever.get_scores(terms)
-    return sorted(range(len(docs)), key=lambda i: (-round(float(scores[i]), 9), i))
+    def __init__(self, docs: Sequence[str]):
+        self.size = len(docs)
+        self._retriever = None
+        self._lock = threading.Lock()  # cases of one filing may rank at once (eval's jobs)
+        if docs:
+            import bm25s
+
+            self._retriever = bm25s.BM25()
+            self._retriever.index([stems(d) or ["\u0000"] for d in docs], show_progress=False)
+
+    def rank(self, query: str) -> list[int]:
+        """Indices of the documents by BM25 score against ``query``, best first; ties (and zero scores)
+        keep the documents' order, so the ranking is the same on every run."""
+        terms = stems(query)
+        if self._retriever is None or not terms:
+            return list(range(self.size))
+        with self._lock:
+            scores = self._retriever.get_scores(terms)
+        return sorted(range(self.size), key=lambda i: (-round(float(scores[i]), 9), i))
+
+
+def rank(query: str, docs: Sequence[str]) -> list[int]:
+    """:meth:`Bm25Index.rank` over ``docs`` indexed for this one query."""
+    return Bm25Index(docs).rank(query) if docs and stems(query) else list(range(len(docs)))
 
 
 def unique(ctx: ToolContext, facts) -> list[Fact]:

@@ -3,13 +3,14 @@
 Chunks (docs/baselines.md, "vanilla-rag"): the numeric facts of one concept, at most
 ``LINES_PER_CHUNK`` lines each (label, period, members, unit, value), and the text blocks cut by size.
 Nothing of the filing's structure is used beyond what a line says: that is what this baseline measures.
-The chunks of a filing are built once per environment; handles are given only to the lines shown.
+The chunks of a filing and their BM25 index are built once per environment; handles are given only to the
+lines shown.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from auditflow.agents.baselines.lines import concept_label, fact_line, fact_text, is_text_block, period_words, rank, \
+from auditflow.agents.baselines.lines import Bm25Index, concept_label, fact_line, fact_text, is_text_block, period_words, \
     text_pieces, unique
 from auditflow.env.envcache import memo
 from auditflow.env.names import names
@@ -58,7 +59,7 @@ def context(ctx: ToolContext, question: str) -> str:
     """The best chunks for ``question`` (``TOP_FACT_CHUNKS`` of facts, then ``TOP_TEXT_CHUNKS`` of text), as
     the model reads them."""
     found = chunks(ctx)
-    ranked = rank(question, [c.words for c in found])
+    ranked = memo(ctx.env, "baseline_vanilla_index", lambda: Bm25Index([c.words for c in found])).rank(question)
     order = ([i for i in ranked if found[i].text is None][:TOP_FACT_CHUNKS]
              + [i for i in ranked if found[i].text is not None][:TOP_TEXT_CHUNKS])
     blocks = []
