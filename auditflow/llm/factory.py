@@ -31,12 +31,6 @@ _INNER: dict[str, Any] = {}
 _INNER_LOCK = threading.Lock()
 
 
-def _render_history(spec: ModelSpec) -> bool | str:
-    """How the adapter renders earlier calls and results for ``spec``: its provider's registry entry
-    (``auditflow.llm.specs.PROVIDER_HISTORY``)."""
-    return spec.history
-
-
 def inner_model(spec: ModelSpec | str) -> Any:
     """The process's single instance of the provider model for ``spec`` (tool-call adapter included)."""
     spec = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)
@@ -50,7 +44,7 @@ def inner_model(spec: ModelSpec | str) -> Any:
                 model = RemoteChatModel(inner=model, endpoint=endpoint_of(model, spec.endpoint), spec=str(spec))
             if spec.tool_route != TOOLS:
                 model = ToolCallingAdapter(inner=model, call_lock=IN_PROCESS_LOCK if spec.serialised else None,
-                                           render_history=_render_history(spec))
+                                           render_history=spec.history)
             _INNER[text] = model
         return _INNER[text]
 
@@ -108,8 +102,8 @@ def route_key_material(spec: ModelSpec) -> Callable[[list], dict] | None:
     as their calls were recorded (adding the route would turn every recorded call into a miss). Remote
     providers: the route too, so a native-route answer is never replayed for a constrained request."""
     if spec.in_process:
-        return functools.partial(key_material, render_history=_render_history(spec)) if spec.text_only else None
-    return functools.partial(remote_key_material, route=spec.tool_route, render_history=_render_history(spec))
+        return functools.partial(key_material, render_history=spec.history) if spec.text_only else None
+    return functools.partial(remote_key_material, route=spec.tool_route, render_history=spec.history)
 
 
 def remote_key_material(tools: list, *, route: str, render_history: bool | str) -> dict:
