@@ -20,7 +20,8 @@ from auditflow.cases.errors import CaseInputError
 from auditflow.cases.labels import INPUT, tally
 from auditflow.cases.models import POLICY
 from auditflow.cases.results import (
-    GateResult, baseline_gate, load_baseline, min_joint_acc_gate, results_document, sorted_rows, write_results,
+    GateResult, baseline_gate, load_baseline, min_joint_acc_gate, results_document, sorted_rows, timings_document,
+    timings_path, write_results,
 )
 from auditflow.cases.rewrite import expect_from_actual, rewrite_expectations
 from pytest_auditflow.items import FILE_ERROR_PROP, AuditCaseItem
@@ -117,9 +118,12 @@ class AuditflowReporter:
         if self.state.settings.update_expected:
             self.notes.append(self._update_expected(rows))
         if self.state.settings.json_path is not None:
-            doc = results_document([_public(r) for r in rows], settings=self._settings_json(), gates=self.gates)
+            public = [_public(r) for r in rows]
+            doc = results_document(public, settings=self._settings_json(), gates=self.gates)
             write_results(self.state.settings.json_path, doc)
-            self.notes.append(f"results written to {self.state.settings.json_path}")
+            write_results(timings := timings_path(self.state.settings.json_path), timings_document(public))
+            self.notes.append(f"results written to {self.state.settings.json_path} (wall-clock seconds apart, "
+                              f"in {timings})")
         if self.state.settings.html_path is not None:
             self.notes.append(self._write_html(rows))
         if self.state.settings.used_keys_path is not None:

@@ -16,7 +16,11 @@ from auditflow.cases.errors import CaseInputError
 from auditflow.cases.labels import INPUT, Tally, tally
 
 RESULTS_FORMAT = 1
+TIMINGS_FORMAT = 1
 EPSILON = 1e-9
+# Wall-clock fields of a row. They differ from run to run (and with --auditflow-concurrency), so they go
+# to a timings file beside the results file: the results document itself is byte-identical on replay.
+TIMING_FIELDS = ("seconds", "llm_seconds")
 
 
 def sorted_rows(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -33,8 +37,9 @@ def cache_totals(rows: Iterable[Mapping[str, Any]]) -> dict[str, int]:
 
 def results_document(rows: Iterable[Mapping[str, Any]], *, settings: Mapping[str, Any],
                      gates: Iterable["GateResult"] = ()) -> dict[str, Any]:
-    """Per-case results and aggregates (per rule family and total), JSON-ready."""
-    cases = sorted_rows(rows)
+    """Per-case results and aggregates (per rule family and total), JSON-ready; timings left out
+    (:func:`timings_document`)."""
+    cases = [{k: v for k, v in r.items() if k not in TIMING_FIELDS} for r in sorted_rows(rows)]
     by_rule, total = tally(cases)
     return {
         "auditflow_results": RESULTS_FORMAT,
@@ -44,6 +49,19 @@ def results_document(rows: Iterable[Mapping[str, Any]], *, settings: Mapping[str
         "cache": cache_totals(cases),
         "gates": [g.to_json() for g in gates],
     }
+
+
+def timings_document(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The wall-clock fields of each row, by node id: what :func:`results_document` leaves out."""
+    return {
+        "auditflow_timings": TIMINGS_FORMAT,
+        "cases": {r["nodeid"]: {k: r[k] for k in TIMING_FIELDS if r.get(k) is not None} for r in sorted_rows(rows)},
+    }
+
+
+def timings_path(results_path: Path) -> Path:
+    """Where the timings of ``results.json`` go: ``results.timings.json`` beside it."""
+    return results_path.with_name(results_path.stem + ".timings" + (results_path.suffix or ".json"))
 
 
 def write_results(path: Path, document: Mapping[str, Any]) -> None:
