@@ -293,11 +293,13 @@ def _is_bundled_model_served(model: str) -> bool:
     prints it): the profile follows the model, not the transport, so a served model reads the prompts
     it reads in-process and its results can be set beside the in-process ones."""
     from auditflow.llm.install import MODELS
+    from auditflow.llm.specs import ModelSpec, ModelSpecError
 
-    if not model.startswith("openai-compatible") or "#" not in model:
+    try:
+        spec = ModelSpec.parse(model)
+    except ModelSpecError:  # not a spec at all: the caller's own check names the error
         return False
-    name = model.rsplit("#", 1)[1].strip().lower()
-    return name in {f"qwen2.5-coder-{size}" for size in MODELS}
+    return spec.provider == "openai-compatible" and spec.model.lower() in {f"qwen2.5-coder-{size}" for size in MODELS}
 
 
 GUIDED = "guided"

@@ -124,6 +124,8 @@ def test_profiles_are_files_and_a_bad_one_names_its_field(tmp_path):
     # reads in-process; any other model behind an OpenAI-compatible server is taken as a hosted one
     assert load_profile(None, model="openai-compatible:http://127.0.0.1:8080/v1#qwen2.5-coder-1.5b").name == "guided"
     assert load_profile(None, model="openai-compatible:http://127.0.0.1:8080/v1#llama-3-70b").name == "plain"
+    assert load_profile(None, model="openai-compatible+tools:http://127.0.0.1:8080/v1#Qwen2.5-Coder-0.5B").name == "guided"
+    assert load_profile(None, model="openai:qwen2.5-coder-1.5b").name == "plain"  # a hosted provider, not a served one
     mine = tmp_path / "mine.yaml"
     from auditflow.agents.profile import PROFILE_DIR
     mine.write_text((PROFILE_DIR / "guided.yaml").read_text().replace("profile: guided", "profile: mine"))
