@@ -17,6 +17,11 @@ class ProtocolConfig:
     baseline: str | None = None  # one of the paper's baselines (auditflow.agents.baselines, docs/baselines.md)
 
 
+# The paper's baselines (docs/baselines.md), by configuration name: auditflow.agents.baselines has a runner
+# and prompts for each.
+BASELINES = ("vanilla-rag", "graphrag", "treerag", "herculean")
+
+
 def _baseline(name: str) -> ProtocolConfig:
     """A baseline: its own single role, no checkers, no gating, no Senior."""
     return ProtocolConfig(name, roles=(name,), checks=False, gating=False, senior=False, baseline=name)
@@ -29,10 +34,7 @@ CONFIGS = {
     "no-checks": ProtocolConfig("no-checks", checks=False),
     "no-gating": ProtocolConfig("no-gating", gating=False),
     "no-fusion": ProtocolConfig("no-fusion", fusion=False),
-    "vanilla-rag": _baseline("vanilla-rag"),
-    "graphrag": _baseline("graphrag"),
-    "treerag": _baseline("treerag"),
-    "herculean": _baseline("herculean"),
+    **{name: _baseline(name) for name in BASELINES},
 }
 
 

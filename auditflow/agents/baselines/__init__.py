@@ -11,17 +11,22 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from auditflow.agents.baselines import graph, herculean, one_call, tree, vanilla
 from auditflow.agents.baselines.lines import concept_label, period_words
-from auditflow.agents.baselines.prompts import BASELINES, baseline_prompts
+from auditflow.agents.baselines.prompts import BaselinePrompts, baseline_prompts
+from auditflow.agents.configs import BASELINES
 from auditflow.agents.junior import JuniorTurn
 from auditflow.agents.profile import PromptProfile
 from auditflow.env.query import AuditQuery
 from auditflow.env.session import AuditSession
 from auditflow.graphs.environment import AuditEnvironment
 
-__all__ = ["BASELINES", "BaselineRun", "run_baseline"]
+__all__ = ["BASELINES", "RUNNERS", "BaselineRun", "run_baseline"]
+
+# What a baseline does with its session: (name, session, model, prompts, profile) -> its one turn.
+Runner = Callable[[str, AuditSession, object, BaselinePrompts, PromptProfile], JuniorTurn]
 
 
 @dataclass(frozen=True)
@@ -78,23 +83,38 @@ def reported_fact(session: AuditSession, turn: JuniorTurn) -> dict | None:
     return session.worked_fact()
 
 
+def _one_call(retrieve: Callable[[AuditSession, str, PromptProfile], str]) -> Runner:
+    """A retrieval baseline: the context ``retrieve`` finds for the question, then one call."""
+    def run(name: str, session: AuditSession, model, prompts: BaselinePrompts, profile: PromptProfile) -> JuniorTurn:
+        ctx_text = retrieve(session, _question(session), profile)
+        return one_call.answer(model, name, prompts, profile, one_call.request(name, prompts, session.opening(), ctx_text))
+    return run
+
+
+def _agent(name: str, session: AuditSession, model, prompts: BaselinePrompts, profile: PromptProfile) -> JuniorTurn:
+    """``herculean``: one ReAct agent with the read-only tools."""
+    return herculean.run(model, herculean.restrict(session), prompts, profile)
+
+
+# One entry per baseline, in BASELINES' order (its names also key the prompts and the configurations).
+RUNNERS: dict[str, Runner] = {
+    "vanilla-rag": _one_call(lambda session, text, profile: vanilla.context(session.ctx, text)),
+    "graphrag": _one_call(lambda session, text, profile: graph.context(session.ctx, text, focus=session.focus,
+                                                                        tools=profile.tools)),
+    "treerag": _one_call(lambda session, text, profile: tree.context(session.ctx, text)),
+    "herculean": _agent,
+}
+assert tuple(RUNNERS) == BASELINES, "a baseline needs a runner here and its prompts in prompts.py"
+
+
 def run_baseline(name: str, env: AuditEnvironment, query: AuditQuery, *, model, data_root: Path | None,
                  profile: PromptProfile, shuffle: int | None = None) -> BaselineRun:
+    runner = RUNNERS.get(name)
+    if runner is None:
+        raise ValueError(f"no baseline {name!r}; there are {', '.join(BASELINES)}")
     prompts = baseline_prompts(profile)
     session = AuditSession(env, query, "single", data_root=data_root, required=(), shuffle=shuffle, tools=profile.tools)
     session.role = name  # the report's and the transcript's role
-    if name == "herculean":
-        turn = herculean.run(model, herculean.restrict(session), prompts, profile)
-    else:
-        text = _question(session)
-        if name == "vanilla-rag":
-            ctx_text = vanilla.context(session.ctx, text)
-        elif name == "graphrag":
-            ctx_text = graph.context(session.ctx, text, focus=session.focus, tools=profile.tools)
-        elif name == "treerag":
-            ctx_text = tree.context(session.ctx, text)
-        else:
-            raise ValueError(f"no baseline {name!r}; there are {', '.join(BASELINES)}")
-        turn = one_call.answer(model, name, prompts, profile, one_call.request(name, prompts, session.opening(), ctx_text))
+    turn = runner(name, session, model, prompts, profile)
     handles = {h: session.fact_name(k) for h, k in session.handles().items()}
     return BaselineRun(name, turn, reported_fact(session, turn), handles)

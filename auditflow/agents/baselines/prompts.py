@@ -14,9 +14,9 @@ import hashlib
 from dataclasses import dataclass
 from typing import Mapping
 
+from auditflow.agents.configs import BASELINES
 from auditflow.agents.profile import PROFILE_DIR, PromptProfile, ProfileError, _read_yaml
 
-BASELINES = ("vanilla-rag", "graphrag", "treerag", "herculean")
 FALLBACK = {"natural": "guided"}
 
 
