@@ -40,7 +40,7 @@ def run(env, resources):
     tables = [(role, src) for (role, src) in env.index.pre_down if src.local == TABLE and in_family(src, US_GAAP)]
     placed = any(q.local == CONCEPT for role, table in tables for q in pre_descendants(env, role, [table]))
     cubes = hypercubes(env)
-    found = sorted({a.local for q in ours for _role, a in pre_ancestors(env, q) if a in cubes})
+    found = sorted({a.local for _role, a in pre_ancestors(env, ours) if a in cubes})
     where = f" It is presented below {', '.join(found)}: use {TABLE} instead." if found else ""
     for f in facts:
         if placed:

@@ -109,19 +109,21 @@ def hypercubes(env: "AuditEnvironment") -> set[QName]:
     return tables
 
 
-def pre_ancestors(env: "AuditEnvironment", concept: QName) -> Iterator[tuple[str, QName]]:
-    """(role, ancestor) for every presentation ancestor of ``concept``, in every network (each once per role)."""
+def pre_ancestors(env: "AuditEnvironment", concepts: Iterable[QName]) -> Iterator[tuple[str, QName]]:
+    """(role, ancestor) for every presentation ancestor of any of ``concepts``, in every network (each
+    once per role and concept). The upward index is built once per call, so pass all concepts at once."""
     up: dict[tuple[str, QName], list[QName]] = {}
     for (role, source), arcs in env.index.pre_down.items():
         for a in arcs:
             up.setdefault((role, a.target), []).append(source)
-    for role in env.index.pre_roles:
-        seen: set[QName] = set()
-        stack = [concept]
-        while stack:
-            node = stack.pop()
-            for parent in up.get((role, node), ()):
-                if parent not in seen:
-                    seen.add(parent)
-                    yield role, parent
-                    stack.append(parent)
+    for concept in concepts:
+        for role in env.index.pre_roles:
+            seen: set[QName] = set()
+            stack = [concept]
+            while stack:
+                node = stack.pop()
+                for parent in up.get((role, node), ()):
+                    if parent not in seen:
+                        seen.add(parent)
+                        yield role, parent
+                        stack.append(parent)

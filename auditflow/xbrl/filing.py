@@ -34,8 +34,9 @@ class Filing:
     # -- labels on first use ------------------------------------------------------------------------
     def defer_labels(self, read: Callable[[], list[Label]]) -> None:
         """Let ``read()`` give ``labels`` when they are first asked for. A filing's label linkbase is
-        its biggest document and no DQC rule reads labels, so ``auditflow check`` never pays for them
-        (issue 21); the audit tools, ``inspect`` and the filing cache read them as before."""
+        its biggest document and few DQC rules read labels (DQC.US.0154 compares them; findings are
+        dressed with them), so a check of rules that do not, with no findings, never pays for them
+        (issue 21). The audit tools, ``inspect`` and the filing cache read them as before."""
         self.__dict__.pop("labels", None)
         self.__dict__["_read_labels"] = read
 
