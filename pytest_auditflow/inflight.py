@@ -72,8 +72,24 @@ def startable(item: pytest.Item) -> bool:
         item.get_closest_marker(m) for m in ("skip", "skipif", "xfail"))
 
 
-def upcoming_items(item: pytest.Item) -> list[pytest.Item]:
-    """The items this process will run after ``item``, in order, as far as it knows them."""
+# Each item's place in session.items, made once per session (and again if the list changed length): the
+# plain run asks for every item's place, and list.index there made a long run quadratic.
+_PLACES = pytest.StashKey[tuple[int, dict[int, int]]]()
+
+
+def _place(session: pytest.Session, item: pytest.Item) -> int | None:
+    items = session.items
+    known = session.stash.get(_PLACES, None)
+    if known is None or known[0] != len(items):
+        known = (len(items), {id(it): i for i, it in enumerate(items)})
+        session.stash[_PLACES] = known
+    at = known[1].get(id(item))
+    return at if at is not None and items[at] is item else None
+
+
+def upcoming_items(item: pytest.Item) -> Iterable[pytest.Item]:
+    """The items this process will run after ``item``, in order, as far as it knows them (lazily: the
+    caller stops once N cases are in flight)."""
     session = item.session
     worker = _xdist_worker(item.config)
     if worker is not None:
@@ -88,11 +104,11 @@ def upcoming_items(item: pytest.Item) -> list[pytest.Item]:
             except Exception:  # noqa: BLE001 - another xdist version: the announced next item only
                 pass
         return [items[i] for i in indices if 0 <= i < len(items)]
-    try:
-        at = session.items.index(item)
-    except ValueError:
+    at = _place(session, item)
+    if at is None:
         return []
-    return session.items[at + 1:]
+    items = session.items
+    return (items[i] for i in range(at + 1, len(items)))
 
 
 def _xdist_worker(config: pytest.Config) -> Any:
