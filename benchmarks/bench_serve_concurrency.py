@@ -30,7 +30,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+import urllib.request
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from _common import REPO, load_average, machine_line, markdown_table
@@ -56,6 +57,9 @@ class Stretch:
     load_before: str
     load_after: str
     exit_code: int
+    # the server's own counters at the end of the row (llama.cpp's /metrics, without the prefix): prompt
+    # tokens read and taken from the prompt cache, tokens decoded, and the seconds spent on each
+    server: dict[str, float] = field(default_factory=dict)
 
     @property
     def cases_an_hour(self) -> float:
@@ -72,6 +76,27 @@ def start_server(size: str, port: int, parallel: int) -> subprocess.Popen:
         if line.startswith("ready in"):
             return proc
     raise SystemExit(f"auditflow model serve exited with {proc.wait()} before it was ready")
+
+
+SERVER_COUNTERS = ("prompt_tokens_total", "prompt_tokens_cached_total", "prompt_seconds_total",
+                   "tokens_predicted_total", "tokens_predicted_seconds_total", "n_decode_total")
+
+
+def server_counters(port: int) -> dict[str, float]:
+    """llama.cpp's counters since the server started (``auditflow model serve`` turns /metrics on); {} if
+    the server does not answer."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as resp:
+            text = resp.read().decode("utf-8", "replace")
+    except OSError:
+        return {}
+    out = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        name = name.removeprefix("llamacpp:")
+        if name in SERVER_COUNTERS:
+            out[name] = float(value)
+    return out
 
 
 def stop_server(proc: subprocess.Popen) -> None:
@@ -110,9 +135,10 @@ def run_row(args, parallel: int, port: int, out_dir: Path) -> Stretch:
         code = proc.wait()
     finally:
         wall = time.perf_counter() - t0
+        counters = server_counters(port)
         stop_server(server)
     return Stretch(parallel, port, args.configs, started, round(wall, 1), done, live_done, calls, prompt,
-                   completion, load_before, load_average(), code)
+                   completion, load_before, load_average(), code, counters)
 
 
 def summed(stretches: list[Stretch]) -> dict[int, Stretch]:
@@ -125,6 +151,7 @@ def summed(stretches: list[Stretch]) -> dict[int, Stretch]:
             continue
         for f in ("wall_s", "cases_done", "live_cases", "live_calls", "prompt_tokens", "completion_tokens"):
             setattr(r, f, getattr(r, f) + getattr(s, f))
+        r.server = {k: r.server.get(k, 0) + s.server.get(k, 0) for k in SERVER_COUNTERS if k in r.server or k in s.server}
         r.load_after, r.exit_code = s.load_after, max(r.exit_code, s.exit_code)
     return rows
 
@@ -139,6 +166,21 @@ def report(rows: dict[int, Stretch]) -> str:
                       f"{r.wall_s:,.0f}", f"{r.cases_an_hour:.1f}", f"{r.load_before} → {r.load_after}"])
     lines = [markdown_table(["row", "live cases", "live calls", "tokens a call (prompt + completion)",
                              "wall s", "cases an hour", "load average"], table)]
+    served = []
+    for n in sorted(rows, reverse=True):
+        m = rows[n].server
+        if not m.get("prompt_tokens_total"):
+            continue
+        read, cached = m["prompt_tokens_total"], m.get("prompt_tokens_cached_total", 0)
+        served.append([f"{n} in flight", f"{read:,.0f}", f"{cached:,.0f} ({100 * cached / (read + cached):.1f} %)",
+                       f"{read / m['prompt_seconds_total']:.1f}" if m.get("prompt_seconds_total") else "–",
+                       f"{m.get('tokens_predicted_total', 0):,.0f}",
+                       f"{m['tokens_predicted_total'] / m['tokens_predicted_seconds_total']:.1f}"
+                       if m.get("tokens_predicted_seconds_total") else "–"])
+    if served:
+        lines += ["", "The server's own counters (llama.cpp /metrics; a slot's seconds, summed over slots):", "",
+                  markdown_table(["row", "prompt tokens read", "taken from the prompt cache", "read a second",
+                                  "tokens decoded", "decoded a second"], served)]
     if len(rows) == 2:
         hi, lo = (rows[k] for k in sorted(rows, reverse=True))
         if lo.cases_an_hour:

@@ -113,6 +113,7 @@ def start(settings: ServeSettings, stop: threading.Event | None = None) -> Any:
     params.port, params.hostnames = settings.port, [HOST]
     params.model_alias = {settings.model_name}
     params.endpoint_props = True  # clients may read the server's settings (slots, context)
+    params.endpoint_metrics = True  # /metrics: prompt tokens read and decoded (benchmarks/bench_serve_concurrency.py)
     try:
         server = xl.Server(params)
     except Exception as exc:  # noqa: BLE001 - llama.cpp reports every start failure as a RuntimeError
