@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -141,6 +142,10 @@ def test_the_served_model_answers_a_tool_call_and_stops_on_sigterm(tmp_path):
         model = make_model_factory(served.spec, cache_dir=tmp_path, record_mode="once", case_id="serve")("junior")
         got = model.bind_tools([tool]).invoke([SystemMessage("You audit facts."), HumanMessage("Read the fact F1.")])
         assert [c["name"] for c in got.tool_calls] == ["get_fact"], got  # constrained: always a call
+        # the server counts what it read and decoded (the serve benchmark reports these per row)
+        with urllib.request.urlopen(f"http://127.0.0.1:{served.port}/metrics", timeout=10) as resp:
+            metrics = dict(line.split(" ", 1) for line in resp.read().decode().splitlines() if line.startswith("llamacpp:"))
+        assert float(metrics["llamacpp:prompt_tokens_total"]) > 0 and float(metrics["llamacpp:tokens_predicted_total"]) > 0
     finally:
         clear_inner_models()
         code = served.stop()
