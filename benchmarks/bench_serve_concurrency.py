@@ -15,7 +15,7 @@ the recording of docs/hard/results.md's HTTP rows; without it, a temporary cache
 is live.
 
 Reported per row: cases that made at least one live call, live calls, mean prompt and completion
-tokens per live call, wall seconds of the eval command, and cases an hour (live cases over wall time).
+tokens per live call and per live case, wall seconds of the eval command, and cases an hour (live cases over wall time).
 A run that replays some cases (a recording resumed after an interruption) counts only its live cases
 and its own wall time; every stretch is appended to ``--timings`` (JSON lines) so the stretches of one
 recording can be added up (``--sum``). The 1-minute load average before and after each row says
@@ -162,10 +162,12 @@ def report(rows: dict[int, Stretch]) -> str:
         r = rows[n]
         per_call = (f"{r.prompt_tokens / r.live_calls:,.0f} + {r.completion_tokens / r.live_calls:,.0f}"
                     if r.live_calls else "–")
-        table.append([f"{n} in flight (port {r.port})", str(r.live_cases), str(r.live_calls), per_call,
+        per_case = (f"{r.prompt_tokens / r.live_cases:,.0f} + {r.completion_tokens / r.live_cases:,.0f}"
+                    if r.live_cases else "–")
+        table.append([f"{n} in flight (port {r.port})", str(r.live_cases), str(r.live_calls), per_call, per_case,
                       f"{r.wall_s:,.0f}", f"{r.cases_an_hour:.1f}", f"{r.load_before} → {r.load_after}"])
     lines = [markdown_table(["row", "live cases", "live calls", "tokens a call (prompt + completion)",
-                             "wall s", "cases an hour", "load average"], table)]
+                             "tokens a case", "wall s", "cases an hour", "load average"], table)]
     served = []
     for n in sorted(rows, reverse=True):
         m = rows[n].server
