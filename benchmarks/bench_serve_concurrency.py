@@ -176,13 +176,13 @@ def report(rows: dict[int, Stretch]) -> str:
         read, cached = m["prompt_tokens_total"], m.get("prompt_tokens_cached_total", 0)
         served.append([f"{n} in flight", f"{read:,.0f}", f"{cached:,.0f} ({100 * cached / (read + cached):.1f} %)",
                        f"{read / m['prompt_seconds_total']:.1f}" if m.get("prompt_seconds_total") else "–",
-                       f"{m.get('tokens_predicted_total', 0):,.0f}",
+                       f"{m.get('tokens_predicted_total', 0):,.0f}", f"{m.get('n_decode_total', 0):,.0f}",
                        f"{m['tokens_predicted_total'] / m['tokens_predicted_seconds_total']:.1f}"
                        if m.get("tokens_predicted_seconds_total") else "–"])
     if served:
         lines += ["", "The server's own counters (llama.cpp /metrics; a slot's seconds, summed over slots):", "",
                   markdown_table(["row", "prompt tokens read", "taken from the prompt cache", "read a second",
-                                  "tokens decoded", "decoded a second"], served)]
+                                  "tokens decoded", "decode steps", "decoded a second (per slot)"], served)]
     if len(rows) == 2:
         hi, lo = (rows[k] for k in sorted(rows, reverse=True))
         if lo.cases_an_hour:
