@@ -4,7 +4,8 @@
         [--size 1.5b] [--rows 4:8084,1:8081] [--cache-dir DIR] [--timings FILE] [--json out.json]
 
 Each row ``N:PORT`` starts ``auditflow model serve SIZE --port PORT --parallel N`` (N conversation
-slots, decoded together), waits until it is ready, then runs the command a user types:
+slots, decoded together; ``N:PORT:SLOTS`` serves SLOTS slots for N cases in flight instead, e.g. one
+slot per auditor conversation), waits until it is ready, then runs the command a user types:
 ``auditflow eval CASES --configs CONFIGS --model openai-compatible:http://127.0.0.1:PORT/v1#... --jobs N
 --record-mode new_episodes``, and stops the server. The rows run one after the other, in this process,
 on the same cases.
@@ -60,6 +61,7 @@ class Stretch:
     # the server's own counters at the end of the row (llama.cpp's /metrics, without the prefix): prompt
     # tokens read and taken from the prompt cache, tokens decoded, and the seconds spent on each
     server: dict[str, float] = field(default_factory=dict)
+    slots: int = 0  # the server's slots when not one per case in flight (0: the same as ``parallel``)
 
     @property
     def cases_an_hour(self) -> float:
@@ -108,12 +110,12 @@ def stop_server(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
-def run_row(args, parallel: int, port: int, out_dir: Path) -> Stretch:
+def run_row(args, parallel: int, port: int, slots: int, out_dir: Path) -> Stretch:
     spec = f"openai-compatible:http://127.0.0.1:{port}/v1#qwen2.5-coder-{args.size}"
     cmd = [sys.executable, "-m", "auditflow.cli.main", "eval", *args.cases, "--configs", args.configs, "--model", spec,
            "--record-mode", "new_episodes", "--jobs", str(parallel), "--cache-dir", str(args.cache_dir),
            "--out", str(out_dir), "--no-charts", "--bootstrap", "100"]
-    server = start_server(args.size, port, parallel)
+    server = start_server(args.size, port, slots or parallel)
     live_cases: set[str] = set()
     calls = prompt = completion = done = live_done = 0
     load_before, started, t0 = load_average(), time.strftime("%Y-%m-%d %H:%M:%S"), time.perf_counter()
@@ -138,7 +140,7 @@ def run_row(args, parallel: int, port: int, out_dir: Path) -> Stretch:
         counters = server_counters(port)
         stop_server(server)
     return Stretch(parallel, port, args.configs, started, round(wall, 1), done, live_done, calls, prompt,
-                   completion, load_before, load_average(), code, counters)
+                   completion, load_before, load_average(), code, counters, slots)
 
 
 def summed(stretches: list[Stretch]) -> dict[int, Stretch]:
@@ -164,7 +166,7 @@ def report(rows: dict[int, Stretch]) -> str:
                     if r.live_calls else "–")
         per_case = (f"{r.prompt_tokens / r.live_cases:,.0f} + {r.completion_tokens / r.live_cases:,.0f}"
                     if r.live_cases else "–")
-        table.append([f"{n} in flight (port {r.port})", str(r.live_cases), str(r.live_calls), per_call, per_case,
+        table.append([f"{n} in flight (port {r.port}{f', {r.slots} slots' if r.slots else ''})", str(r.live_cases), str(r.live_calls), per_call, per_case,
                       f"{r.wall_s:,.0f}", f"{r.cases_an_hour:.1f}", f"{r.load_before} → {r.load_after}"])
     lines = [markdown_table(["row", "live cases", "live calls", "tokens a call (prompt + completion)",
                              "tokens a case", "wall s", "cases an hour", "load average"], table)]
@@ -196,13 +198,14 @@ def main() -> None:
     ap.add_argument("--cases", nargs="+", default=["cases/hard"])
     ap.add_argument("--configs", default="full+subset=60")
     ap.add_argument("--size", default="1.5b")
-    ap.add_argument("--rows", default="4:8084,1:8081", help="N:PORT,... (cases in flight = server slots : port)")
+    ap.add_argument("--rows", default="4:8084,1:8081",
+                    help="N:PORT[:SLOTS],... (cases in flight : port [: server slots, default N])")
     ap.add_argument("--cache-dir", type=Path, default=None, help="LLM cache (default: a new temporary one)")
     ap.add_argument("--timings", type=Path, default=None, help="append each row's stretch here (JSON lines)")
     ap.add_argument("--sum", action="store_true", help="only report the stretches already in --timings")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
-    rows_wanted = [tuple(int(x) for x in r.split(":")) for r in args.rows.split(",")]
+    rows_wanted = [(*(int(x) for x in r.split(":")), 0)[:3] for r in args.rows.split(",")]
     stretches: list[Stretch] = []
     if args.timings and args.timings.exists():
         stretches = [Stretch(**json.loads(line)) for line in args.timings.read_text().splitlines() if line.strip()]
@@ -210,13 +213,13 @@ def main() -> None:
         print(machine_line(), flush=True)
         with tempfile.TemporaryDirectory(prefix="auditflow-serve-bench-") as tmp:
             args.cache_dir = args.cache_dir or Path(tmp) / "cache"
-            for parallel, port in rows_wanted:
-                s = run_row(args, parallel, port, Path(tmp) / f"eval-{parallel}")
+            for parallel, port, slots in rows_wanted:
+                s = run_row(args, parallel, port, slots, Path(tmp) / f"eval-{parallel}")
                 stretches.append(s)
                 if args.timings:
                     with args.timings.open("a") as f:
                         f.write(json.dumps(asdict(s), sort_keys=True) + "\n")
-    rows = summed([s for s in stretches if (s.parallel, s.port) in rows_wanted])
+    rows = summed([s for s in stretches if (s.parallel, s.port, s.slots) in rows_wanted])
     print(report(rows))
     if args.json:
         args.json.write_text(json.dumps({str(k): asdict(v) for k, v in rows.items()}, indent=1, sort_keys=True))
