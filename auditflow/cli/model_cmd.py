@@ -33,7 +33,9 @@ def add_model_parser(sub) -> None:
     v.add_argument("--port", default="8080", help="port on 127.0.0.1 (default 8080; the port is part of the model "
                                                   "spec, so recordings replay with the same port)")
     v.add_argument("--parallel", default="1", metavar="N", help="requests decoded together, one conversation "
-                                                              "slot each (default 1, at most 16)")
+                                                              "slot each (default 1, at most 16); a case is two "
+                                                              "auditor conversations, so serve twice the cases in "
+                                                              "flight")
     v.add_argument("--threads", default="2", metavar="N", help="CPU threads (default 2)")
     v.add_argument("--cache-dir", metavar="DIR", help="where models live (default: $AUDITFLOW_MODEL_DIR or ~/.cache/auditflow/models)")
 
