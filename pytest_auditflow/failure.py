@@ -111,6 +111,20 @@ def rerecord_command(nodeid: str, settings: Settings) -> str:
             f"--auditflow-cache-dir {shlex.quote(str(run.cache_dir))}")
 
 
+def never_recorded_lines(outcome: CaseOutcome, settings: Settings) -> list[str]:
+    """A hint when the case has no recorded call of this model at all: most often a model recorded on
+    an ``auditflow eval`` subset row, replayed over the whole folder (docs/pytest-plugin-notes.md)."""
+    from auditflow.llm.cache import models_recorded
+
+    models = models_recorded(settings.run.cache_dir, outcome.case.id)
+    if settings.run.model in models:
+        return []
+    others = f" (it has calls of {', '.join(sorted(models))})" if models else ""
+    return [f"This case has no call recorded with {settings.run.model} at all{others}. If that model was recorded "
+            "on an eval subset row (auditflow eval --configs full+subset=N), replay only those cases with "
+            "--auditflow-subset N."]
+
+
 def render_failure(outcome: CaseOutcome, *, nodeid: str, file: str, settings: Settings) -> str:
     """The failure text of a case item."""
     lines = header(outcome, file=file, settings=settings)
@@ -119,7 +133,7 @@ def render_failure(outcome: CaseOutcome, *, nodeid: str, file: str, settings: Se
                   f"The cache at {settings.run.cache_dir} has no recorded answer for a call this case makes with "
                   f"model {settings.run.model}. Re-record it (this calls the model) with:",
                   f"  {rerecord_command(nodeid, settings)}",
-                  "then review and commit the cache folder."]
+                  "then review and commit the cache folder.", *never_recorded_lines(outcome, settings)]
     elif outcome.input_error:
         lines += ["", f"Input error of the case: {outcome.error}",
                   "The case names something its filing does not have (or a filing or inject: that cannot be used), "

@@ -156,6 +156,23 @@ def manifest_keys(directory: Path | str, case_id: str | None) -> set[str]:
     return keys | set(read_keys_log(case_keys_path(Path(directory), case_id)))
 
 
+def models_recorded(directory: Path | str, case_id: str | None) -> set[str]:
+    """The model specs a case's recorded entries were made with (unreadable entries are passed over).
+
+    A replay that misses for a case with no entry of its model at all is not a stale recording but a
+    case that model never ran, e.g. one outside the eval subset a served model was recorded on; the
+    plugin's failure text says so (pytest_auditflow/failure.py)."""
+    models = set()
+    for key in manifest_keys(directory, case_id):
+        try:
+            entry = json.loads(_read_entry_file(entry_path(Path(directory), key)).decode("utf-8"))
+        except (OSError, ValueError, RecursionError):
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("model"), str):
+            models.add(entry["model"])
+    return models
+
+
 def append_key(path: Path, key: str) -> None:
     """Append ``key`` as one whole line: the file is opened ``O_APPEND`` and the line handed to one
     ``write``, so concurrent writers (threads, processes, xdist workers) each add their line and none

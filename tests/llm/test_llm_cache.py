@@ -364,3 +364,23 @@ def test_the_cache_command_prunes_with_the_union_of_used_keys(tmp_path, capsys):
     (tmp_path / "bad.json").write_text('{"nothing": 1}')
     assert main(["cache", "prune", str(cache_dir), "--used", str(tmp_path / "bad.json")]) == 2
     assert "used_keys" in capsys.readouterr().err
+
+
+def test_models_recorded_names_the_models_of_a_case_s_entries(tmp_path) -> None:
+    """What the plugin's cache-miss hint reads: which models a case has recorded calls of. An entry that is
+    missing or not JSON is passed over, and a case with no log has none."""
+    from auditflow.llm.cache import case_keys_path, entry_path, models_recorded
+
+    keys = [f"{i:064x}" for i in (1, 2, 3, 4)]
+    for key, model in zip(keys, ("local:qwen2.5-coder-1.5b", "openai-compatible:http://127.0.0.1:8080/v1#m",
+                                 "local:qwen2.5-coder-1.5b")):
+        path = entry_path(tmp_path, key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"key": key, "model": model}))
+    entry_path(tmp_path, keys[2]).write_text("{not json")  # a hand-mangled entry
+    log = case_keys_path(tmp_path, "case-a")
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text("".join(k + "\n" for k in keys))  # keys[3] has no entry file
+    assert models_recorded(tmp_path, "case-a") == {"local:qwen2.5-coder-1.5b",
+                                                   "openai-compatible:http://127.0.0.1:8080/v1#m"}
+    assert models_recorded(tmp_path, "case-b") == set()

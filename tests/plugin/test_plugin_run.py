@@ -135,6 +135,9 @@ def test_a_cache_miss_in_replay_mode_says_how_to_re_record(pytester: pytest.Pyte
         f"  pytest --auditflow acme.case.yaml::assets-calc --auditflow-model never-recorded --auditflow-config full "
         f"--auditflow-record-mode new_episodes --auditflow-cache-dir {pytester.path / 'llm-cache'}",
         "then review and commit the cache folder.",
+        # nothing of this case is recorded with that model: the hint for a model recorded on an eval subset
+        "This case has no call recorded with never-recorded at all. If that model was recorded on an eval subset "
+        "row (auditflow eval --configs full+subset=N), replay only those cases with --auditflow-subset N.",
     ])
 
 
