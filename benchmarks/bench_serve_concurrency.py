@@ -144,7 +144,8 @@ def run_row(args, parallel: int, port: int, slots: int, out_dir: Path) -> Stretc
 
 
 def summed(stretches: list[Stretch]) -> dict[int, Stretch]:
-    """The stretches of each row (by parallel and port) added up: one recording resumed is one row."""
+    """The stretches of each row added up: one recording resumed is one row. Keyed by cases in flight,
+    which :func:`parse_rows` keeps unique within a run."""
     rows: dict[int, Stretch] = {}
     for s in stretches:
         r = rows.get(s.parallel)
@@ -158,6 +159,25 @@ def summed(stretches: list[Stretch]) -> dict[int, Stretch]:
     return rows
 
 
+def _slots(r: Stretch) -> str:
+    return f", {r.slots} slots" if r.slots else ""
+
+
+def parse_rows(text: str) -> list[tuple[int, int, int]]:
+    """``4:8084,1:8081:2`` -> [(4, 8084, 0), (1, 8081, 2)]: cases in flight, port, server slots (0: as many
+    as cases). Rows are reported and compared by cases in flight, so each number may appear once."""
+    rows = []
+    for item in text.split(","):
+        parts = item.split(":")
+        if not 2 <= len(parts) <= 3 or not all(p.isdigit() for p in parts):
+            raise SystemExit(f"--rows: {item!r} is not N:PORT or N:PORT:SLOTS")
+        parallel, port, slots = (int(p) for p in (*parts, "0")[:3])
+        rows.append((parallel, port, slots))
+    if len({r[0] for r in rows}) != len(rows):
+        raise SystemExit(f"--rows {text}: each number of cases in flight may appear once (rows are compared by it)")
+    return rows
+
+
 def report(rows: dict[int, Stretch]) -> str:
     table = []
     for n in sorted(rows, reverse=True):
@@ -166,7 +186,7 @@ def report(rows: dict[int, Stretch]) -> str:
                     if r.live_calls else "–")
         per_case = (f"{r.prompt_tokens / r.live_cases:,.0f} + {r.completion_tokens / r.live_cases:,.0f}"
                     if r.live_cases else "–")
-        table.append([f"{n} in flight (port {r.port}{f', {r.slots} slots' if r.slots else ''})", str(r.live_cases), str(r.live_calls), per_call, per_case,
+        table.append([f"{n} in flight (port {r.port}{_slots(r)})", str(r.live_cases), str(r.live_calls), per_call, per_case,
                       f"{r.wall_s:,.0f}", f"{r.cases_an_hour:.1f}", f"{r.load_before} → {r.load_after}"])
     lines = [markdown_table(["row", "live cases", "live calls", "tokens a call (prompt + completion)",
                              "tokens a case", "wall s", "cases an hour", "load average"], table)]
@@ -176,7 +196,7 @@ def report(rows: dict[int, Stretch]) -> str:
         if not m.get("prompt_tokens_total"):
             continue
         read, cached = m["prompt_tokens_total"], m.get("prompt_tokens_cached_total", 0)
-        served.append([f"{n} in flight", f"{read:,.0f}", f"{cached:,.0f} ({100 * cached / (read + cached):.1f} %)",
+        served.append([f"{n} in flight{_slots(rows[n])}", f"{read:,.0f}", f"{cached:,.0f} ({100 * cached / (read + cached):.1f} %)",
                        f"{read / m['prompt_seconds_total']:.1f}" if m.get("prompt_seconds_total") else "–",
                        f"{m.get('tokens_predicted_total', 0):,.0f}", f"{m.get('n_decode_total', 0):,.0f}",
                        f"{m['tokens_predicted_total'] / m['tokens_predicted_seconds_total']:.1f}"
@@ -205,7 +225,7 @@ def main() -> None:
     ap.add_argument("--sum", action="store_true", help="only report the stretches already in --timings")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
-    rows_wanted = [(*(int(x) for x in r.split(":")), 0)[:3] for r in args.rows.split(",")]
+    rows_wanted = parse_rows(args.rows)
     stretches: list[Stretch] = []
     if args.timings and args.timings.exists():
         stretches = [Stretch(**json.loads(line)) for line in args.timings.read_text().splitlines() if line.strip()]
